@@ -1,0 +1,140 @@
+package memory
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// source is what a memory was parsed from, kept so that rendering changes
+// only what changed.
+type source struct {
+	open, header, close []byte // the opening line, the YAML text, the closing line
+	node                *yaml.Node
+	parsed              Header       // the header as parsed, to see what changed
+	keys                map[string]*yaml.Node // top-level key name → its key node
+	typeInMetadata      bool         // type: lives under metadata:
+	updatedKey          string       // "updated", or Claude Code's "modified"
+	problems            []*ParseError // field values that could not be read
+}
+
+// Parse reads a memory file. path is used only in errors. It fails when the
+// file has no readable header; fields whose values cannot be read are kept as
+// problems that [Memory.Validate] reports, so a listing can still show the file.
+func Parse(path string, data []byte) (*Memory, error) {
+	perr := func(line int, err error) error { return &ParseError{Path: path, Line: line, Err: err} }
+	if len(data) > MaxFileSize {
+		return nil, perr(0, ErrTooLarge)
+	}
+	if !utf8.Valid(data) {
+		return nil, perr(invalidUTF8Line(data), ErrNotUTF8)
+	}
+	open, rest, ok := cutLine(data)
+	if !ok || strings.TrimRight(string(open), " \t\r\n") != "---" {
+		return nil, perr(1, ErrNoHeader)
+	}
+	header, closing, body, ok := splitHeader(rest)
+	if !ok {
+		return nil, perr(1, errors.New("header is not closed: no '---' line after the first"))
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(header, &doc); err != nil {
+		line, msg := yamlErrorLine(err)
+		if line > 0 {
+			line++ // the opening --- line
+		}
+		return nil, perr(line, fmt.Errorf("invalid YAML: %s", msg))
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, perr(2, errors.New("header is not a YAML mapping of keys to values"))
+	}
+	src := &source{open: open, header: header, close: closing, node: doc.Content[0]}
+	m := &Memory{Body: string(body), src: src}
+	m.Header = src.decode(path)
+	src.parsed = m.Header
+	src.parsed.Tags = append([]string(nil), m.Tags...)
+	src.parsed.Anchors.Files = append([]FileAnchor(nil), m.Anchors.Files...)
+	return m, nil
+}
+
+// cutLine splits data after its first newline.
+func cutLine(data []byte) (line, rest []byte, ok bool) {
+	i := bytes.IndexByte(data, '\n')
+	if i < 0 {
+		return nil, nil, false
+	}
+	return data[:i+1], data[i+1:], true
+}
+
+// splitHeader finds the closing --- line of a header.
+func splitHeader(rest []byte) (header, closing, body []byte, ok bool) {
+	off := 0
+	for off <= len(rest) {
+		line := rest[off:]
+		end := len(line)
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			end = i + 1
+		}
+		if t := strings.TrimRight(string(line[:end]), " \t\r\n"); t == "---" || t == "..." {
+			return rest[:off], line[:end], line[end:], true
+		}
+		if end == len(line) {
+			return nil, nil, nil, false
+		}
+		off += end
+	}
+	return nil, nil, nil, false
+}
+
+func invalidUTF8Line(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n == 1 {
+			return bytes.Count(data[:i], []byte("\n")) + 1
+		}
+		i += n
+	}
+	return 0
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// yamlErrorLine pulls the line out of a yaml error, whose text is the only
+// place the package reports it.
+func yamlErrorLine(err error) (int, string) {
+	msg := err.Error()
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		if strings.HasPrefix(m[2], "did not find expected") {
+			// yaml reports these at the 0-based line of the construct
+			// left open (a flow sequence, a block mapping).
+			n++
+		}
+		return n, m[2]
+	}
+	return 0, strings.TrimPrefix(msg, "yaml: ")
+}
+
+// timeLayouts are the forms a date is accepted in; RFC 3339 is what mnemo writes.
+var timeLayouts = []string{
+	time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05Z07:00",
+	"2006-01-02 15:04:05", "2006-01-02T15:04Z07:00", "2006-01-02",
+}
+
+// ParseTime reads a header date in any accepted form; dates without a zone are UTC.
+func ParseTime(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	for _, layout := range timeLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a date (want RFC 3339, like 2026-11-30T10:12:00Z, or 2026-11-30)", s)
+}

@@ -1,0 +1,129 @@
+package memory
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+var hexRE = regexp.MustCompile(`^[0-9a-f]{8,64}$`)
+
+// Validate reports every problem with m's header, each a [*ParseError] naming
+// the file, line and field, joined with [errors.Join]; nil when m is valid.
+// file is the file's name (its base must be m.Name + ".md"); empty skips
+// that check. Use [Problems] to range over the result.
+func (m *Memory) Validate(file string) error {
+	v := validator{m: m, path: file}
+	if m.src != nil {
+		for _, p := range m.src.problems {
+			v.errs = append(v.errs, p)
+		}
+	}
+	h := m.Header
+	switch {
+	case h.Name == "":
+		v.add("name", ErrMissing)
+	case !ValidName(h.Name):
+		v.add("name", fmt.Errorf("%q is not a name: use lowercase letters, digits and '-', at most %d, starting with a letter or digit", h.Name, MaxNameLen))
+	case file != "" && path.Base(file) != h.Name+".md":
+		v.add("name", fmt.Errorf("%q does not match the file name %s", h.Name, path.Base(file)))
+	}
+	switch {
+	case strings.TrimSpace(h.Description) == "":
+		v.add("description", ErrMissing)
+	case strings.ContainsAny(h.Description, "\r\n"):
+		v.add("description", errors.New("must be one line"))
+	case utf8.RuneCountInString(h.Description) > MaxDescriptionLen:
+		v.add("description", fmt.Errorf("is %d characters, at most %d: say what the memory helps with, in one line", utf8.RuneCountInString(h.Description), MaxDescriptionLen))
+	}
+	switch {
+	case h.Type == "":
+		v.add("type", ErrMissing)
+	case !h.Type.Valid():
+		v.add("type", fmt.Errorf("%q is not one of user, feedback, project, reference", h.Type))
+	}
+	if h.Confidence < 0 || h.Confidence > 1 {
+		v.add("confidence", fmt.Errorf("%v is not between 0 and 1", h.Confidence))
+	}
+	switch h.Status {
+	case StatusActive, "":
+	case StatusSuperseded:
+		if h.SupersededBy == "" {
+			v.add("superseded_by", errors.New("missing: a superseded memory names the one that replaces it"))
+		}
+	default:
+		v.add("status", fmt.Errorf("%q is not one of active, superseded", h.Status))
+	}
+	if h.SupersededBy != "" && !ValidName(h.SupersededBy) {
+		v.add("superseded_by", fmt.Errorf("%q is not a memory name", h.SupersededBy))
+	}
+	if h.Source != "" && !validSource(h.Source) {
+		v.add("source", fmt.Errorf("%q is not one of manual, agent, session:<id>, import:<what>", h.Source))
+	}
+	v.anchors(h.Anchors)
+	for _, t := range h.Tags {
+		if strings.TrimSpace(t) == "" || strings.ContainsAny(t, "\r\n") {
+			v.add("tags", fmt.Errorf("%q is not a tag", t))
+		}
+	}
+	return errors.Join(v.errs...)
+}
+
+func validSource(s string) bool {
+	if s == "manual" || s == "agent" {
+		return true
+	}
+	kind, rest, ok := strings.Cut(s, ":")
+	return ok && rest != "" && (kind == "session" || kind == "import")
+}
+
+type validator struct {
+	m    *Memory
+	path string
+	errs []error
+}
+
+func (v *validator) add(field string, err error) {
+	if v.m.src != nil {
+		for _, p := range v.m.src.problems {
+			if p.Field == field {
+				return // the value could not be read; that problem says enough
+			}
+		}
+	}
+	v.errs = append(v.errs, &ParseError{Path: v.path, Line: v.m.line(field), Field: field, Err: err})
+}
+
+func (v *validator) anchors(a Anchors) {
+	for _, f := range a.Files {
+		switch {
+		case f.Path == "":
+			v.add("anchors", errors.New("a file anchor has no path"))
+		case path.IsAbs(f.Path) || strings.HasPrefix(path.Clean(f.Path), "../"):
+			v.add("anchors", fmt.Errorf("path %q is not relative to the repository root", f.Path))
+		}
+		if f.SHA256 != "" && !hexRE.MatchString(f.SHA256) {
+			v.add("anchors", fmt.Errorf("sha256 %q of %s is not lowercase hex", f.SHA256, f.Path))
+		}
+	}
+}
+
+// line returns the file line of a header key, or 1 (the header's first line)
+// when the key is absent or m was not parsed.
+func (m *Memory) line(field string) int {
+	if m.src == nil {
+		return 0
+	}
+	if k, ok := m.src.keys[field]; ok {
+		return k.Line + 1
+	}
+	if field == "type" && m.src.typeInMetadata {
+		if v := mapValue(mapValue(m.src.node, "metadata"), "type"); v != nil {
+			return v.Line + 1
+		}
+	}
+	return 1
+}
