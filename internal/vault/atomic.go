@@ -1,0 +1,74 @@
+package vault
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// WriteFile writes data to path atomically: readers see the old content or
+// the new, never a torn file, and a crash leaves at most a dotted .tmp file
+// that [Vault.Lock] sweeps. It refuses to replace anything but a regular
+// file, so a symlink cannot redirect a write out of the vault.
+func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("write %s: not a regular file (%s)", filepath.Base(path), fi.Mode().Type())
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", base, err)
+	}
+	renamed := false
+	defer func() {
+		if err != nil && !renamed { // once renamed, the temp name belongs to no one
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", base, err)
+	}
+	if err = f.Chmod(perm); err != nil {
+		return fmt.Errorf("write %s: %w", base, err)
+	}
+	// Sync before rename: otherwise a crash can leave a zero-length file
+	// under the final name.
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("write %s: sync: %w", base, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", base, err)
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("write %s: rename: %w", base, err)
+	}
+	renamed = true
+	if err = syncDir(dir); err != nil {
+		return fmt.Errorf("write %s: sync folder: %w", base, err)
+	}
+	return nil
+}
+
+// syncDir makes a rename in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return err
+	}
+	return nil
+}
+
+// isTemp reports whether a file name is one of WriteFile's temp files.
+func isTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp")
+}

@@ -1,0 +1,234 @@
+package vault
+
+import (
+	"cmp"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+// Claude Code loads at most this much of MEMORY.md at session start.
+const (
+	MaxIndexLines = 200
+	MaxIndexBytes = 25_000
+)
+
+const (
+	beginMarker = "<!-- mnemo:begin — generated: edit the memory files, then run `mnemo reindex` -->"
+	endMarker   = "<!-- mnemo:end -->"
+	indexTitle  = "# Memory index"
+)
+
+var (
+	entryRE    = regexp.MustCompile(`^- \[([^\]]+)\]\(([^)]+)\.md\)`)
+	overflowRE = regexp.MustCompile(`^- … and \d+ more`)
+	headings   = map[string]bool{"## User": true, "## Feedback": true, "## Project": true, "## Reference": true, "## Other": true}
+)
+
+// RenderIndex returns MEMORY.md for the given memories, keeping the text of
+// old outside the mnemo:begin/end markers as it is. Inside the markers it
+// writes one line per active memory, grouped by type and sorted by name; a
+// line there that mnemo did not generate is moved out, below the block,
+// never dropped. When the file would pass Claude Code's load limit
+// ([MaxIndexLines], [MaxIndexBytes]) it keeps user and feedback memories
+// first, then the most recently updated, and ends with a line counting the
+// rest. The result depends only on the files, never on one machine's state.
+func RenderIndex(old []byte, entries []Entry) []byte {
+	before, block, after, found := splitIndex(string(old))
+	if !found {
+		before, after = placeBlock(string(old))
+	}
+	var orphans []string
+	for line := range strings.Lines(block) {
+		if t := strings.TrimRight(line, "\r\n"); !generated(t) {
+			orphans = append(orphans, t+"\n")
+		}
+	}
+	after = strings.Join(orphans, "") + after
+	budget := budget{
+		lines: MaxIndexLines - countLines(before) - countLines(after) - 2,
+		bytes: MaxIndexBytes - len(before) - len(after) - len(beginMarker) - len(endMarker) - 2,
+	}
+	var b strings.Builder
+	b.WriteString(before)
+	b.WriteString(beginMarker + "\n")
+	b.WriteString(renderEntries(entries, budget))
+	b.WriteString(endMarker + "\n")
+	b.WriteString(after)
+	return []byte(b.String())
+}
+
+// splitIndex cuts a MEMORY.md around its generated block. before ends with
+// a newline or is empty; block is the text between the marker lines.
+func splitIndex(s string) (before, block, after string, found bool) {
+	begin := strings.Index(s, "<!-- mnemo:begin")
+	if begin < 0 {
+		return s, "", "", false
+	}
+	begin = strings.LastIndexByte(s[:begin], '\n') + 1
+	rest := s[begin:]
+	nl := strings.IndexByte(rest, '\n')
+	if nl < 0 {
+		return s[:begin], "", "", true
+	}
+	body := rest[nl+1:]
+	end := strings.Index(body, endMarker)
+	if end < 0 { // an unclosed block: everything after begin is the block
+		return s[:begin], body, "", true
+	}
+	end = strings.LastIndexByte(body[:end], '\n') + 1
+	block, after = body[:end], body[end:]
+	if i := strings.IndexByte(after, '\n'); i >= 0 {
+		after = after[i+1:]
+	} else {
+		after = ""
+	}
+	return s[:begin], block, after, true
+}
+
+// placeBlock decides where a first block goes in a MEMORY.md without
+// markers: after its title when it starts with one, else at the top, where
+// Claude Code's load limit cannot cut it off.
+func placeBlock(s string) (before, after string) {
+	if strings.TrimSpace(s) == "" {
+		return indexTitle + "\n", ""
+	}
+	first, rest, _ := strings.Cut(s, "\n")
+	if strings.HasPrefix(first, "# ") {
+		return first + "\n", rest
+	}
+	return "", s
+}
+
+// generated reports whether a line inside the block is mnemo's own: a
+// heading, a blank line, an entry whose text names its file, or the
+// overflow line. Such lines are regenerated; anything else is a person's.
+func generated(line string) bool {
+	if strings.TrimSpace(line) == "" || headings[line] || overflowRE.MatchString(line) {
+		return true
+	}
+	m := entryRE.FindStringSubmatch(line)
+	return m != nil && m[1] == m[2]
+}
+
+type budget struct{ lines, bytes int }
+
+func (b *budget) take(line string) bool {
+	if b.lines < 1 || b.bytes < len(line) {
+		return false
+	}
+	b.lines--
+	b.bytes -= len(line)
+	return true
+}
+
+// renderEntries writes the block's lines within the budget.
+func renderEntries(entries []Entry, room budget) string {
+	active := make([]Entry, 0, len(entries))
+	for _, e := range entries {
+		if e.Memory.Active() {
+			active = append(active, e)
+		}
+	}
+	// Choose which entries to show, by priority, keeping room for the
+	// overflow line; then print them grouped and sorted.
+	slices.SortStableFunc(active, byPriority)
+	overflow := overflowLine(len(active))
+	keep := make(map[string]bool)
+	fits := room
+	fits.bytes -= len(overflow)
+	fits.lines--
+	groups := make(map[string]bool)
+	for _, e := range active {
+		cost := budget{lines: 1, bytes: len(entryLine(e))}
+		g := group(e.Memory.Type)
+		if !groups[g] {
+			cost.lines++
+			cost.bytes += len(g) + 1
+		}
+		if fits.lines < cost.lines || fits.bytes < cost.bytes {
+			continue
+		}
+		fits.lines -= cost.lines
+		fits.bytes -= cost.bytes
+		groups[g] = true
+		keep[e.Name] = true
+	}
+	if len(keep) == len(active) {
+		keep = nil // everything fits, with or without the overflow line's room
+	}
+	slices.SortFunc(active, func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(groupRank(a.Memory.Type), groupRank(b.Memory.Type)), cmp.Compare(a.Name, b.Name))
+	})
+	var b strings.Builder
+	last := ""
+	for _, e := range active {
+		if keep != nil && !keep[e.Name] {
+			continue
+		}
+		if g := group(e.Memory.Type); g != last {
+			b.WriteString(g + "\n")
+			last = g
+		}
+		b.WriteString(entryLine(e))
+	}
+	if keep != nil {
+		b.WriteString(overflowLine(len(active) - len(keep)))
+	}
+	return b.String()
+}
+
+func overflowLine(n int) string {
+	return fmt.Sprintf("- … and %d more not listed here: search them with the mnemo recall tool or `mnemo recall <topic>`\n", n)
+}
+
+func entryLine(e Entry) string {
+	d := strings.Join(strings.Fields(e.Memory.Description), " ")
+	if utf8.RuneCountInString(d) > memory.MaxDescriptionLen {
+		d = string([]rune(d)[:memory.MaxDescriptionLen-1]) + "…"
+	}
+	if d == "" {
+		return fmt.Sprintf("- [%s](%s.md)\n", e.Name, e.Name)
+	}
+	return fmt.Sprintf("- [%s](%s.md) — %s\n", e.Name, e.Name, d)
+}
+
+// byPriority orders entries by how much they matter when the index is
+// full: user, then feedback, then the rest; newer first; then by name.
+func byPriority(a, b Entry) int {
+	return cmp.Or(
+		cmp.Compare(priorityRank(a.Memory.Type), priorityRank(b.Memory.Type)),
+		b.Memory.Updated.Compare(a.Memory.Updated),
+		b.Memory.Created.Compare(a.Memory.Created),
+		cmp.Compare(a.Name, b.Name),
+	)
+}
+
+func priorityRank(t memory.Type) int {
+	switch t {
+	case memory.TypeUser, memory.TypeFeedback:
+		return groupRank(t)
+	}
+	return 2
+}
+
+func groupRank(t memory.Type) int {
+	if i := slices.Index(memory.Types, t); i >= 0 {
+		return i
+	}
+	return len(memory.Types)
+}
+
+func group(t memory.Type) string {
+	if !t.Valid() {
+		return "## Other"
+	}
+	s := string(t)
+	return "## " + strings.ToUpper(s[:1]) + s[1:]
+}
+
+func countLines(s string) int { return strings.Count(s, "\n") }

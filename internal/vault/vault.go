@@ -1,0 +1,313 @@
+package vault
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+// IndexFile is the generated index in every vault.
+const IndexFile = "MEMORY.md"
+
+// Conditions a caller may test for with [errors.Is].
+var (
+	ErrNoVault  = errors.New("no vault")
+	ErrExists   = errors.New("already exists")
+	ErrNotFound = errors.New("no such memory")
+	ErrOutside  = errors.New("symlink points outside the vault: refused")
+)
+
+// A Vault is a folder of memory files.
+type Vault struct {
+	Dir      string // absolute
+	lockPath string
+	mu       sync.Mutex // serializes Lock within this process
+}
+
+// Open opens the vault in dir. lockFile is the cross-process writer lock;
+// it lives in the state folder so that it never enters the vault's git.
+func Open(dir, lockFile string) (*Vault, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("vault: %w", err)
+	}
+	fi, err := os.Stat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("vault: %w at %s", ErrNoVault, abs)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("vault: %w", err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("vault: %s is not a folder", abs)
+	}
+	return &Vault{Dir: abs, lockPath: lockFile}, nil
+}
+
+// Create makes the vault folder and its MEMORY.md when they do not exist,
+// and reports whether it created anything. It leaves an existing vault as it is.
+func Create(dir string) (created bool, err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return false, fmt.Errorf("vault: create %s: %w", dir, err)
+	}
+	index := filepath.Join(dir, IndexFile)
+	if _, err := os.Lstat(index); err == nil {
+		return false, nil
+	}
+	if err := WriteFile(index, RenderIndex(nil, nil), 0o644); err != nil {
+		return false, fmt.Errorf("vault: %w", err)
+	}
+	return true, nil
+}
+
+// Path returns the file of the memory called name.
+func (v *Vault) Path(name string) string { return filepath.Join(v.Dir, name+".md") }
+
+// An Entry is a memory file as listed: its name (the file name without
+// .md, which links and commands use) and the parsed memory.
+type Entry struct {
+	Name   string
+	Memory *memory.Memory
+}
+
+// List loads every memory in the vault, sorted by name. A file that cannot
+// be read or parsed is reported in problems and skipped: one bad file never
+// hides the others.
+func (v *Vault) List() (entries []Entry, problems []error) {
+	des, err := os.ReadDir(v.Dir)
+	if err != nil {
+		return nil, []error{fmt.Errorf("vault: %w", err)}
+	}
+	var names []string
+	for _, de := range des {
+		if n := de.Name(); isMemoryFile(n) {
+			names = append(names, strings.TrimSuffix(n, ".md"))
+		}
+	}
+	results := make([]struct {
+		m   *memory.Memory
+		err error
+	}, len(names))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range work {
+				results[i].m, results[i].err = v.load(names[i])
+			}
+		})
+	}
+	for i := range names {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	for i, r := range results {
+		if r.err != nil {
+			problems = append(problems, r.err)
+			continue
+		}
+		entries = append(entries, Entry{Name: names[i], Memory: r.m})
+	}
+	slices.SortFunc(entries, func(a, b Entry) int { return cmp.Compare(a.Name, b.Name) })
+	return entries, problems
+}
+
+// isMemoryFile reports whether a file name in a vault folder is a memory.
+func isMemoryFile(name string) bool {
+	return strings.HasSuffix(name, ".md") && !strings.HasPrefix(name, ".") &&
+		!strings.EqualFold(name, IndexFile)
+}
+
+// Load reads the memory called name.
+func (v *Vault) Load(name string) (*memory.Memory, error) {
+	if !memory.ValidName(name) {
+		return nil, fmt.Errorf("vault: %q is not a memory name", name)
+	}
+	return v.load(name)
+}
+
+func (v *Vault) load(name string) (*memory.Memory, error) {
+	data, err := v.ReadFile(name + ".md")
+	if err != nil {
+		return nil, err
+	}
+	m, err := memory.Parse(v.rel(name+".md"), data)
+	if err != nil {
+		return nil, fmt.Errorf("vault: %w", err)
+	}
+	return m, nil
+}
+
+// ReadFile reads a file of the vault by its name in the folder. It refuses
+// a symlink that leads outside the vault, anything but a regular file, and
+// a file larger than [memory.MaxFileSize], before reading it.
+func (v *Vault) ReadFile(file string) ([]byte, error) {
+	rel := v.rel(file)
+	path := filepath.Join(v.Dir, file)
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) && strings.HasSuffix(file, ".md") && file != IndexFile {
+		return nil, fmt.Errorf("vault: %s: %w", rel, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("vault: %w", err)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		if err := v.checkSymlink(path); err != nil {
+			return nil, fmt.Errorf("vault: %s: %w", rel, err)
+		}
+		if fi, err = os.Stat(path); err != nil {
+			return nil, fmt.Errorf("vault: %w", err)
+		}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("vault: %s: not a regular file", rel)
+	}
+	if fi.Size() > memory.MaxFileSize {
+		return nil, fmt.Errorf("vault: %w", &memory.ParseError{Path: rel, Err: memory.ErrTooLarge})
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("vault: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, memory.MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("vault: read %s: %w", rel, err)
+	}
+	return data, nil
+}
+
+// checkSymlink refuses a link whose target is not inside the vault.
+func (v *Vault) checkSymlink(path string) error {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return fmt.Errorf("broken symlink: %w", err)
+	}
+	root, err := filepath.EvalSymlinks(v.Dir)
+	if err != nil {
+		return err
+	}
+	if r, err := filepath.Rel(root, target); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return ErrOutside
+	}
+	return nil
+}
+
+// rel names a vault file in errors: relative to the working folder when
+// that is shorter, so messages read like .memory/bad.md.
+func (v *Vault) rel(file string) string {
+	path := filepath.Join(v.Dir, file)
+	if wd, err := os.Getwd(); err == nil {
+		if r, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(r, "..") {
+			return r
+		}
+	}
+	return path
+}
+
+// Write saves m under its name and regenerates MEMORY.md, holding the lock.
+// Unless force is set, it refuses a name that already exists.
+func (v *Vault) Write(ctx context.Context, m *memory.Memory, force bool) error {
+	unlock, err := v.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := v.WriteLocked(m, force); err != nil {
+		return err
+	}
+	return v.ReindexLocked()
+}
+
+// WriteLocked saves m after validating it; the caller holds [Vault.Lock]
+// and regenerates MEMORY.md when it is done.
+func (v *Vault) WriteLocked(m *memory.Memory, force bool) error {
+	file := m.Name + ".md"
+	if err := m.Validate(v.rel(file)); err != nil {
+		return fmt.Errorf("vault: %w", err)
+	}
+	path := v.Path(m.Name)
+	if _, err := os.Lstat(path); err == nil && !force {
+		return fmt.Errorf("vault: %s: %w (pass --force to replace it)", v.rel(file), ErrExists)
+	}
+	if err := WriteFile(path, m.Render(), 0o644); err != nil {
+		return fmt.Errorf("vault: %w", err)
+	}
+	return nil
+}
+
+// Delete removes the named memories and regenerates MEMORY.md. It removes
+// nothing when one of the names does not exist.
+func (v *Vault) Delete(ctx context.Context, names ...string) error {
+	unlock, err := v.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	for _, name := range names {
+		if !memory.ValidName(name) {
+			return fmt.Errorf("vault: %q is not a memory name", name)
+		}
+		if _, err := os.Lstat(v.Path(name)); err != nil {
+			return fmt.Errorf("vault: %s: %w", v.rel(name+".md"), ErrNotFound)
+		}
+	}
+	for _, name := range names {
+		if err := v.RemoveLocked(name); err != nil {
+			return err
+		}
+	}
+	return v.ReindexLocked()
+}
+
+// RemoveLocked deletes one memory file; the caller holds [Vault.Lock].
+func (v *Vault) RemoveLocked(name string) error {
+	if err := os.Remove(v.Path(name)); err != nil {
+		return fmt.Errorf("vault: %w", err)
+	}
+	if err := syncDir(v.Dir); err != nil {
+		return fmt.Errorf("vault: remove %s: sync folder: %w", name, err)
+	}
+	return nil
+}
+
+// Reindex regenerates MEMORY.md, holding the lock.
+func (v *Vault) Reindex(ctx context.Context) error {
+	unlock, err := v.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return v.ReindexLocked()
+}
+
+// ReindexLocked regenerates MEMORY.md from the files, writing only when it
+// changes; the caller holds [Vault.Lock].
+func (v *Vault) ReindexLocked() error {
+	entries, _ := v.List() // an unreadable file has no index line; lint reports it
+	path := filepath.Join(v.Dir, IndexFile)
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("vault: %w", err)
+	}
+	next := RenderIndex(old, entries)
+	if string(next) == string(old) {
+		return nil
+	}
+	if err := WriteFile(path, next, 0o644); err != nil {
+		return fmt.Errorf("vault: %w", err)
+	}
+	return nil
+}
