@@ -33,11 +33,11 @@ const (
 // Limits of the file format.
 const (
 	MaxNameLen        = 64
-	MaxDescriptionLen = 150      // characters (runes)
-	MaxFileSize       = 1 << 20  // bytes; a memory is one fact, not a document
-	DefaultConfidence = 1.0      // what a missing confidence key means
-	BodyWordsWarning  = 120      // past this a body is probably more than one fact
-	HashPrefixLen     = 16       // hex digits of SHA-256 kept in an anchor
+	MaxDescriptionLen = 150     // characters (runes)
+	MaxFileSize       = 1 << 20 // bytes; a memory is one fact, not a document
+	DefaultConfidence = 1.0     // what a missing confidence key means
+	BodyWordsWarning  = 120     // past this a body is probably more than one fact
+	HashPrefixLen     = 16      // hex digits of SHA-256 kept in an anchor
 )
 
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)

@@ -18,11 +18,11 @@ import (
 type source struct {
 	open, header, close []byte // the opening line, the YAML text, the closing line
 	node                *yaml.Node
-	parsed              Header       // the header as parsed, to see what changed
+	parsed              Header                // the header as parsed, to see what changed
 	keys                map[string]*yaml.Node // top-level key name → its key node
-	typeInMetadata      bool         // type: lives under metadata:
-	updatedKey          string       // "updated", or Claude Code's "modified"
-	problems            []*ParseError // field values that could not be read
+	typeInMetadata      bool                  // type: lives under metadata:
+	updatedKey          string                // "updated", or Claude Code's "modified"
+	problems            []*ParseError         // field values that could not be read
 }
 
 // Parse reads a memory file. path is used only in errors. It fails when the
