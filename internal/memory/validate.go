@@ -94,7 +94,7 @@ func (v *validator) add(field string, err error) {
 			}
 		}
 	}
-	v.errs = append(v.errs, &ParseError{Path: v.path, Line: v.m.line(field), Field: field, Err: err})
+	v.errs = append(v.errs, &ParseError{Path: v.path, Line: v.m.Line(field), Field: field, Err: err})
 }
 
 func (v *validator) anchors(a Anchors) {
@@ -111,9 +111,9 @@ func (v *validator) anchors(a Anchors) {
 	}
 }
 
-// line returns the file line of a header key, or 1 (the header's first line)
-// when the key is absent or m was not parsed.
-func (m *Memory) line(field string) int {
+// Line returns the file line of a header key: 1 (the header's first line)
+// when the key is absent, 0 when m was not parsed.
+func (m *Memory) Line(field string) int {
 	if m.src == nil {
 		return 0
 	}
@@ -126,4 +126,17 @@ func (m *Memory) line(field string) int {
 		}
 	}
 	return 1
+}
+
+// BodyLine returns the file line where s first appears in the body, or 0.
+func (m *Memory) BodyLine(s string) int {
+	i := strings.Index(m.Body, s)
+	if i < 0 {
+		return 0
+	}
+	headerLines := 0
+	if m.src != nil {
+		headerLines = 2 + strings.Count(string(m.src.header), "\n")
+	}
+	return headerLines + strings.Count(m.Body[:i], "\n") + 1
 }

@@ -26,6 +26,7 @@ const (
 var (
 	entryRE    = regexp.MustCompile(`^- \[([^\]]+)\]\(([^)]+)\.md\)`)
 	overflowRE = regexp.MustCompile(`^- … and \d+ more`)
+	conflictRE = regexp.MustCompile(`^(<{7}|={7}|>{7}|\|{7})( |$)`)
 	headings   = map[string]bool{"## User": true, "## Feedback": true, "## Project": true, "## Reference": true, "## Other": true}
 )
 
@@ -108,8 +109,8 @@ func placeBlock(s string) (before, after string) {
 // heading, a blank line, an entry whose text names its file, or the
 // overflow line. Such lines are regenerated; anything else is a person's.
 func generated(line string) bool {
-	if strings.TrimSpace(line) == "" || headings[line] || overflowRE.MatchString(line) {
-		return true
+	if strings.TrimSpace(line) == "" || headings[line] || overflowRE.MatchString(line) || conflictRE.MatchString(line) {
+		return true // a conflict marker inside the block: the merge is resolved by regenerating
 	}
 	m := entryRE.FindStringSubmatch(line)
 	return m != nil && m[1] == m[2]

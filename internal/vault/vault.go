@@ -20,6 +20,16 @@ import (
 // IndexFile is the generated index in every vault.
 const IndexFile = "MEMORY.md"
 
+// A FileError is a problem with one file of the vault as a file (rather
+// than its content, which [memory.ParseError] reports).
+type FileError struct {
+	Path string // as shown to the user
+	Err  error
+}
+
+func (e *FileError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *FileError) Unwrap() error { return e.Err }
+
 // Conditions a caller may test for with [errors.Is].
 var (
 	ErrNoVault  = errors.New("no vault")
@@ -157,22 +167,23 @@ func (v *Vault) ReadFile(file string) ([]byte, error) {
 	rel := v.rel(file)
 	path := filepath.Join(v.Dir, file)
 	fi, err := os.Lstat(path)
+	fail := func(err error) ([]byte, error) { return nil, fmt.Errorf("vault: %w", &FileError{Path: rel, Err: err}) }
 	if errors.Is(err, fs.ErrNotExist) && strings.HasSuffix(file, ".md") && file != IndexFile {
-		return nil, fmt.Errorf("vault: %s: %w", rel, ErrNotFound)
+		return fail(ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("vault: %w", err)
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		if err := v.checkSymlink(path); err != nil {
-			return nil, fmt.Errorf("vault: %s: %w", rel, err)
+			return fail(err)
 		}
 		if fi, err = os.Stat(path); err != nil {
-			return nil, fmt.Errorf("vault: %w", err)
+			return fail(err)
 		}
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("vault: %s: not a regular file", rel)
+		return fail(errors.New("not a regular file"))
 	}
 	if fi.Size() > memory.MaxFileSize {
 		return nil, fmt.Errorf("vault: %w", &memory.ParseError{Path: rel, Err: memory.ErrTooLarge})
@@ -184,7 +195,7 @@ func (v *Vault) ReadFile(file string) ([]byte, error) {
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, memory.MaxFileSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("vault: read %s: %w", rel, err)
+		return fail(err)
 	}
 	return data, nil
 }
@@ -240,7 +251,7 @@ func (v *Vault) WriteLocked(m *memory.Memory, force bool) error {
 	}
 	path := v.Path(m.Name)
 	if _, err := os.Lstat(path); err == nil && !force {
-		return fmt.Errorf("vault: %s: %w (pass --force to replace it)", v.rel(file), ErrExists)
+		return fmt.Errorf("vault: %w", &FileError{Path: v.rel(file), Err: ErrExists})
 	}
 	if err := WriteFile(path, m.Render(), 0o644); err != nil {
 		return fmt.Errorf("vault: %w", err)
@@ -261,7 +272,7 @@ func (v *Vault) Delete(ctx context.Context, names ...string) error {
 			return fmt.Errorf("vault: %q is not a memory name", name)
 		}
 		if _, err := os.Lstat(v.Path(name)); err != nil {
-			return fmt.Errorf("vault: %s: %w", v.rel(name+".md"), ErrNotFound)
+			return fmt.Errorf("vault: %w", &FileError{Path: v.rel(name + ".md"), Err: ErrNotFound})
 		}
 	}
 	for _, name := range names {

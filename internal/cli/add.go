@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/staleness"
+	"github.com/mnemo-dev/mnemo/internal/vault"
+)
+
+type addOptions struct {
+	typ, name, description, why string
+	confidence                  float64
+	files, tags                 []string
+	user, force                 bool
+	body                        []string
+}
+
+func newAddCmd(f *Factory) *cobra.Command {
+	opts := addOptions{confidence: memory.DefaultConfidence}
+	cmd := &cobra.Command{
+		Use:   "add [BODY... | -]",
+		Short: "Write a memory by hand",
+		Long: `Write one memory: one fact, in one file of the vault.
+
+The body comes from the arguments, from stdin when the only argument is '-',
+or from $EDITOR when there are none (the editor gets the whole file, header
+included). The description is the recall key: say what the memory helps
+with, in one line of at most 150 characters. Without --name, the name is
+made from the description.
+
+Relative dates ("next month", "by Friday") are made absolute against today,
+so the memory still means the same thing when it is read later. Each --file
+anchors the memory to that file's content and the git HEAD, so mnemo can
+tell when the code it describes has changed.`,
+		Example: `  mnemo add --type feedback --description "Never state a figure without verifying it" \
+      "The user corrected two guessed numbers; always cite where a figure comes from."
+  git log -1 --format=%B | mnemo add --description "Why the retry loop exists" -
+  mnemo add --type project --file internal/auth/service.go --description "Auth lives in internal/auth"
+  mnemo add --user --type user --description "Prefers table-driven tests" "Write Go tests as tables."`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.body = args
+			if !memory.Type(opts.typ).Valid() {
+				return usageErrorf("--type %q is not one of user, feedback, project, reference", opts.typ)
+			}
+			if opts.confidence < 0 || opts.confidence > 1 {
+				return usageErrorf("--confidence %v is not between 0 and 1", opts.confidence)
+			}
+			if opts.name != "" && !memory.ValidName(opts.name) {
+				return usageErrorf("--name %q is not a name: use lowercase letters, digits and '-', at most 64", opts.name)
+			}
+			return runAdd(cmd.Context(), f, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&opts.typ, "type", "t", "project", "`TYPE` of memory: user, feedback, project or reference")
+	fl.StringVarP(&opts.name, "name", "n", "", "the memory's `NAME` (a slug; made from the description when empty)")
+	fl.StringVarP(&opts.description, "description", "d", "", "one line saying what the memory helps with: the recall key")
+	fl.StringVar(&opts.why, "why", "", "why this is worth remembering (provenance)")
+	fl.Float64Var(&opts.confidence, "confidence", memory.DefaultConfidence, "how sure you are, 0 to 1")
+	fl.StringArrayVarP(&opts.files, "file", "f", nil, "anchor the memory to `PATH` (repeatable)")
+	fl.StringArrayVar(&opts.tags, "tag", nil, "add a `TAG` (repeatable)")
+	fl.BoolVar(&opts.user, "user", false, "write to the user vault (~/.mnemo/user), not the project's")
+	fl.BoolVar(&opts.force, "force", false, "replace a memory of the same name")
+	return cmd
+}
+
+func runAdd(ctx context.Context, f *Factory, opts addOptions) error {
+	v, err := f.Vault(opts.user)
+	if err != nil {
+		return err
+	}
+	now := f.Now().UTC()
+	m := memory.New(memory.Header{
+		Name:        opts.name,
+		Description: strings.TrimSpace(opts.description),
+		Type:        memory.Type(opts.typ),
+		Created:     now,
+		Updated:     now,
+		Source:      "manual",
+		Why:         opts.why,
+		Confidence:  opts.confidence,
+		ReviewBy:    staleness.ReviewBy(memory.Type(opts.typ), now),
+		Tags:        opts.tags,
+	}, "")
+	if len(opts.files) > 0 {
+		p, err := f.Project()
+		if err != nil {
+			return err
+		}
+		wd, err := f.Getwd()
+		if err != nil {
+			return err
+		}
+		if m.Anchors, err = staleness.Anchor(p.Root, wd, p.Head(ctx), opts.files); err != nil {
+			return err
+		}
+	}
+	switch {
+	case len(opts.body) == 1 && opts.body[0] == "-":
+		data, err := io.ReadAll(f.IO.In)
+		if err != nil {
+			return fmt.Errorf("read stdin: %w", err)
+		}
+		m.Body = string(data)
+	case len(opts.body) > 0:
+		m.Body = strings.Join(opts.body, " ") + "\n"
+	default:
+		if m, err = editNew(ctx, f, m); err != nil {
+			return err
+		}
+	}
+	if strings.TrimSpace(m.Body) == "" {
+		return usageErrorf("the memory has no body: pass it as arguments, '-' for stdin, or write it in $EDITOR")
+	}
+	if m.Description == "" {
+		return usageErrorf("--description is required: one line saying what the memory helps with")
+	}
+	m.Description = memory.AbsoluteDates(m.Description, now)
+	m.Body = memory.AbsoluteDates(m.Body, now)
+	if m.Name == "" {
+		m.Name = memory.Slug(m.Description)
+	}
+	if err := v.Write(ctx, m, opts.force); err != nil {
+		if errors.Is(err, vault.ErrExists) {
+			return withHint(err, "pass --force to replace it, or --name to choose another name")
+		}
+		return err
+	}
+	fmt.Fprintf(f.IO.Out, "%s\n", displayPath(f, v.Path(m.Name)))
+	return nil
+}
+
+// editNew lets the user write a new memory in $EDITOR, starting from m.
+func editNew(ctx context.Context, f *Factory, m *memory.Memory) (*memory.Memory, error) {
+	if m.Name == "" {
+		m.Name = "new-memory"
+	}
+	m.Body = "\n"
+	text, err := runEditor(ctx, f, m.Name, m.Render())
+	if err != nil {
+		return nil, err
+	}
+	edited, err := memory.Parse(m.Name+".md", text)
+	if err != nil {
+		return nil, keepEdit(f, text, err)
+	}
+	if err := edited.Validate(""); err != nil {
+		return nil, keepEdit(f, text, err)
+	}
+	return edited, nil
+}
+
+var errNoEditor = errors.New("$EDITOR is not set")

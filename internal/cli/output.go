@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/vault"
+)
+
+// printJSON writes v as indented JSON: the stable form for scripts.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// warnProblems prints files a listing skipped, so none goes unnoticed.
+func warnProblems(w io.Writer, problems []error) {
+	for _, p := range problems {
+		fmt.Fprintf(w, "warning: skipped %v\n", p)
+	}
+}
+
+// memoryJSON is how commands print a memory with --json. Fields are added,
+// never change meaning.
+type memoryJSON struct {
+	Name         string        `json:"name"`
+	Description  string        `json:"description"`
+	Type         memory.Type   `json:"type"`
+	Status       memory.Status `json:"status"`
+	Confidence   float64       `json:"confidence"`
+	Created      *time.Time    `json:"created,omitempty"`
+	Updated      *time.Time    `json:"updated,omitempty"`
+	Source       string        `json:"source,omitempty"`
+	Why          string        `json:"why,omitempty"`
+	SupersededBy string        `json:"superseded_by,omitempty"`
+	ReviewBy     string        `json:"review_by,omitempty"`
+	Anchors      *anchorsJSON  `json:"anchors,omitempty"`
+	Tags         []string      `json:"tags,omitempty"`
+	Path         string        `json:"path"`
+	Vault        string        `json:"vault"`
+	Body         string        `json:"body,omitempty"`
+	Links        []string      `json:"links,omitempty"`
+	Backlinks    []string      `json:"backlinks,omitempty"`
+}
+
+type anchorsJSON struct {
+	Commit string              `json:"commit,omitempty"`
+	Files  []memory.FileAnchor `json:"files,omitempty"`
+}
+
+func toJSON(v *vault.Vault, user bool, e vault.Entry, withBody bool) memoryJSON {
+	m := e.Memory
+	out := memoryJSON{
+		Name: e.Name, Description: m.Description, Type: m.Type, Status: m.Status,
+		Confidence: m.Confidence, Source: m.Source, Why: m.Why,
+		SupersededBy: m.SupersededBy, Tags: m.Tags, Path: v.Path(e.Name), Vault: "project",
+	}
+	if user {
+		out.Vault = "user"
+	}
+	if out.Status == "" {
+		out.Status = memory.StatusActive
+	}
+	if !m.Created.IsZero() {
+		out.Created = &m.Created
+	}
+	if !m.Updated.IsZero() {
+		out.Updated = &m.Updated
+	}
+	if !m.ReviewBy.IsZero() {
+		out.ReviewBy = m.ReviewBy.Format(time.DateOnly)
+	}
+	if !m.Anchors.IsZero() {
+		out.Anchors = &anchorsJSON{Commit: m.Anchors.Commit, Files: m.Anchors.Files}
+	}
+	if withBody {
+		out.Body = m.Body
+		out.Links = m.Links()
+	}
+	return out
+}

@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mnemo-dev/mnemo/internal/vault"
+)
+
+func newReindexCmd(f *Factory) *cobra.Command {
+	var user bool
+	cmd := &cobra.Command{
+		Use:   "reindex",
+		Short: "Regenerate MEMORY.md from the memory files",
+		Long: `Regenerate the part of MEMORY.md between the mnemo:begin and mnemo:end
+markers from the memory files. Text outside the markers is kept; a line
+inside them that mnemo did not write is moved below the block. Run it
+after editing memory files by hand or after a git merge left MEMORY.md
+conflicted.`,
+		Example: `  mnemo reindex
+  mnemo reindex --user`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := f.Vault(user)
+			if err != nil {
+				return err
+			}
+			if err := v.Reindex(cmd.Context()); err != nil {
+				return err
+			}
+			entries, problems := v.List()
+			warnProblems(f.IO.ErrOut, problems)
+			fmt.Fprintf(f.IO.ErrOut, "%s: %d memories\n", displayPath(f, filepath.Join(v.Dir, vault.IndexFile)), len(entries))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&user, "user", false, "regenerate the user vault's index")
+	return cmd
+}
