@@ -41,6 +41,11 @@ func NewFactory(streams *IOStreams) *Factory {
 		Getwd: os.Getwd,
 	}
 	f.Project = sync.OnceValues(f.findProject)
+	// MNEMO_NOW fixes the clock (RFC 3339), so that scripts and tests that
+	// write dates are reproducible.
+	if now, err := time.Parse(time.RFC3339, os.Getenv("MNEMO_NOW")); err == nil {
+		f.Now = func() time.Time { return now }
+	}
 	return f
 }
 

@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the cmp targets of testscript scripts")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"mnemo": func() { os.Exit(Run(context.Background(), os.Args[1:], Stdio())) },
+	})
+}
+
+// TestScripts runs the end-to-end scripts in testdata/script: each runs the
+// real mnemo binary in a fresh folder with its own HOME, MNEMO_HOME and git
+// identity.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:           "testdata/script",
+		UpdateScripts: *update,
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, "home")
+			env.Setenv("HOME", home)
+			env.Setenv("MNEMO_HOME", filepath.Join(home, ".mnemo"))
+			env.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, ".claude"))
+			env.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+			env.Setenv("GIT_AUTHOR_NAME", "mnemo test")
+			env.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
+			env.Setenv("GIT_COMMITTER_NAME", "mnemo test")
+			env.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
+			env.Setenv("EDITOR", "")
+			env.Setenv("VISUAL", "")
+			return os.MkdirAll(home, 0o755)
+		},
+	})
+}
