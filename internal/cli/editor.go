@@ -53,10 +53,12 @@ func keepEdit(f *Factory, text []byte, problem error) error {
 		dir = os.TempDir()
 	}
 	dir = filepath.Join(dir, "rejected-edits")
-	path := filepath.Join(dir, fmt.Sprintf("edit-%s.md", f.Now().UTC().Format("20060102T150405.000000000")))
 	if err := os.MkdirAll(dir, 0o755); err == nil {
-		if err := os.WriteFile(path, text, 0o644); err == nil {
-			return fmt.Errorf("%s\nyour text is kept in %s; nothing was changed", indentProblems(problem), path)
+		if tmp, err := os.CreateTemp(dir, "edit-"+f.Now().UTC().Format("20060102T150405")+"-*.md"); err == nil {
+			_, werr := tmp.Write(text)
+			if cerr := tmp.Close(); werr == nil && cerr == nil {
+				return fmt.Errorf("%s\nyour text is kept in %s; nothing was changed", indentProblems(problem), tmp.Name())
+			}
 		}
 	}
 	return fmt.Errorf("%s\nnothing was changed", indentProblems(problem))
