@@ -1,0 +1,64 @@
+package memory
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+)
+
+func TestSlug(t *testing.T) {
+	// The memory-… names are "memory-" and the start of `printf %s "$in" | sha256sum`.
+	tests := []struct {
+		name, in, want string
+	}{
+		{"design example", "Authentication lives in internal/auth since 2026-09; UserService must not import billing/", "authentication-lives-internal-auth-since-2026"},
+		{"stop words", "Never state a figure without verifying it from a source", "never-state-figure-without-verifying-from"},
+		{"only stop words", "To be or not to be", "not"},
+		{"nothing but stop words", "it is that", "it-is-that"},
+		{"accents", "Café über Straße", "cafe-uber-strasse"},
+		{"ligatures and strokes", "Œuvre Æsir Łódź Þór", "oeuvre-aesir-lodz-thor"},
+		{"combining accent", "Cafe\u0301 au lait", "cafe-au-lait"},
+		{"dotted capital I", "İstanbul office", "istanbul-office"},
+		{"apostrophes", "Don't use the user’s token", "dont-use-users-token"},
+		{"punctuation runs", "  --Hello,   World!!--  ", "hello-world"},
+		{"digits", "Use Go 1.26 and SQLite 3", "use-go-1-26-sqlite-3"},
+		{"six words", "one two three four five six seven eight", "one-two-three-four-five-six"},
+		{"cut at a word boundary", "internationalization localization globalization accessibility", "internationalization-localization-globalization"},
+		{"long first word", "Pneumonoultramicroscopicsilicovolcanoconiosisxxxxxxxxxxxxxxxx disease", "pneumonoultramicroscopicsilicovolcanoconiosisxxx"},
+		{"mixed scripts", "日本語 docs", "docs"},
+		{"CJK only", "認証は内部パッケージへ", "memory-b993fa2b"},
+		{"emoji only", "🚀🔥", "memory-275479e3"},
+		{"empty", "", "memory-e3b0c442"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Slug(tt.in); got != tt.want {
+				t.Errorf("Slug(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func FuzzSlug(f *testing.F) {
+	nameRE := regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
+	f.Add("Authentication lives in internal/auth since 2026-09; UserService must not import billing/")
+	f.Add("Café über Straße — İstanbul’s Œuvre")
+	f.Add("認証は内部パッケージへ 🚀")
+	f.Add("the a an of")
+	f.Add("\xff\xfe-")
+	f.Fuzz(func(t *testing.T, description string) {
+		if got := Slug(description); !nameRE.MatchString(got) {
+			t.Errorf("Slug(%q) = %q, not a valid name", description, got)
+		}
+	})
+}
+
+func ExampleSlug() {
+	fmt.Println(Slug("Authentication lives in internal/auth since 2026-09; UserService must not import billing/"))
+	fmt.Println(Slug("Prefer table-driven tests über alles"))
+	fmt.Println(Slug("認証"))
+	// Output:
+	// authentication-lives-internal-auth-since-2026
+	// prefer-table-driven-tests-uber-alles
+	// memory-f6bad65c
+}
