@@ -1,0 +1,205 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// SchemaVersion is stored in PRAGMA user_version. An index.db with another
+// version was written by another build of mnemo and is rebuilt.
+const SchemaVersion = 1
+
+// FileName is the index's file in a state folder.
+const FileName = "index.db"
+
+// DefaultBusyTimeout is how long a statement waits for another process's
+// write lock before failing.
+const DefaultBusyTimeout = 5 * time.Second
+
+//go:embed schema.sql
+var schema string
+
+// A DB is an open index.db.
+type DB struct {
+	sql  *sql.DB
+	path string
+	log  *slog.Logger
+}
+
+// Open opens the index at path, creating it and its folder when missing.
+// A file that is not a database, or whose schema version is not
+// [SchemaVersion], is rebuilt empty; the rebuild is logged as a warning on
+// log (which may be nil), and the next [DB.Sync] fills the index again.
+func Open(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	db := &DB{path: path, log: log}
+	err := db.open(ctx)
+	if isNotDatabase(err) {
+		log.Warn("index.db is not a database: deleted and rebuilt", "path", path, "err", err)
+		if rerr := removeDB(path); rerr != nil {
+			return nil, fmt.Errorf("index: remove damaged %s: %w", path, rerr)
+		}
+		err = db.open(ctx)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: open %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// open connects, checks journal_mode and brings the schema to this version.
+func (db *DB) open(ctx context.Context) error {
+	dsn := "file:" + uriPath.Replace(db.path) + "?_pragma=busy_timeout(" + fmt.Sprint(DefaultBusyTimeout.Milliseconds()) + ")" +
+		"&_pragma=journal_mode(wal)&_pragma=synchronous(normal)&_pragma=foreign_keys(1)&_txlock=immediate"
+	s, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return err
+	}
+	var mode string
+	if err := s.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		s.Close()
+		return err
+	}
+	if mode != "wal" {
+		s.Close()
+		return fmt.Errorf("journal_mode is %q, want wal", mode)
+	}
+	db.sql = s
+	if err := db.migrate(ctx); err != nil {
+		s.Close()
+		db.sql = nil
+		return err
+	}
+	return nil
+}
+
+// migrate creates the schema in an empty file, and drops and recreates it
+// when the file holds another version. It runs in one write transaction, so
+// two processes opening a stale file rebuild it once.
+func (db *DB) migrate(ctx context.Context) error {
+	var v int
+	if err := db.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return err
+	}
+	if v == SchemaVersion {
+		return nil
+	}
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback()
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if v == SchemaVersion {
+		return nil // another process got there first
+	}
+	n, err := dropAll(ctx, tx)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if n > 0 || v != 0 {
+		db.log.Warn("index.db has another schema version: rebuilt", "path", db.path,
+			"version", v, "want", SchemaVersion)
+	}
+	if _, err := tx.ExecContext(ctx, schema); err != nil {
+		return fmt.Errorf("migrate: create schema: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
+		return fmt.Errorf("migrate: set version: %w", err)
+	}
+	return tx.Commit()
+}
+
+// dropAll drops every table, view and trigger, and returns how many
+// objects it dropped. Virtual tables go first: they drop their own shadow tables.
+func dropAll(ctx context.Context, tx *sql.Tx) (int, error) {
+	n := 0
+	for _, query := range []string{
+		"SELECT type, name FROM sqlite_schema WHERE type IN ('trigger', 'view')",
+		"SELECT type, name FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'",
+		"SELECT type, name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+	} {
+		objs, err := listObjects(ctx, tx, query)
+		if err != nil {
+			return n, err
+		}
+		for _, o := range objs {
+			if _, err := tx.ExecContext(ctx, fmt.Sprintf("DROP %s IF EXISTS %q", o[0], o[1])); err != nil {
+				return n, fmt.Errorf("drop %s: %w", o[1], err)
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+func listObjects(ctx context.Context, tx *sql.Tx, query string) ([][2]string, error) {
+	rows, err := tx.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out [][2]string
+	for rows.Next() {
+		var o [2]string
+		if err := rows.Scan(&o[0], &o[1]); err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+// isNotDatabase reports whether err says the file is not an SQLite
+// database or is damaged beyond use.
+func isNotDatabase(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	code := se.Code() & 0xff
+	return code == sqlite3.SQLITE_NOTADB || code == sqlite3.SQLITE_CORRUPT
+}
+
+// uriPath escapes what SQLite's URI parser would read as syntax in a path.
+var uriPath = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
+
+// removeDB deletes a database file and its WAL and shared-memory files.
+func removeDB(path string) error {
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// Path returns the file the index lives in.
+func (db *DB) Path() string { return db.path }
+
+// Close closes the database.
+func (db *DB) Close() error {
+	if err := db.sql.Close(); err != nil {
+		return fmt.Errorf("index: close: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,17 @@
+// Package index owns index.db, the SQLite search index that mirrors one or
+// more vaults. It is a cache: the memory files are the truth, and the index
+// can be deleted at any time. A file whose schema version differs from this
+// build's, or that is not a database at all, is rebuilt with a warning.
+//
+// [DB.Sync] brings the index up to date with the vault folders: a file whose
+// size and modification time match the stored row is not read, so a sync
+// that finds nothing changed costs one directory walk. Two FTS5 tables index
+// each memory's name, description, body, tags and anchored paths: one with
+// the porter stemmer for words, one with the trigram tokenizer for
+// substrings and text written without spaces (CJK). User text never reaches
+// MATCH raw: the search methods take terms and quote each one.
+//
+// The index also keeps recall statistics and the record of which memories
+// were injected into which agent session. Every exported method is one
+// transaction. A DB is safe for concurrent use, also by several processes.
+package index

@@ -1,0 +1,156 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+// A Key names one memory across vaults: its source and its name.
+type Key struct {
+	Source string // the [Source] name: "project", "user"
+	Name   string
+}
+
+func (k Key) String() string { return k.Source + ":" + k.Name }
+
+// A Doc is an indexed memory with its recall statistics.
+type Doc struct {
+	ID int64 // the row; stable until the file is removed or the index rebuilt
+	Key
+	Path         string
+	Description  string
+	Type         memory.Type
+	Confidence   float64
+	Status       memory.Status
+	SupersededBy string
+	Created      time.Time // zero when the file has none
+	Updated      time.Time // updated, else created, else the file's mtime
+	Tags         []string
+	Files        []string // anchored paths
+	Body         string
+	Recalls      int       // times recalled
+	LastRecalled time.Time // zero when never
+}
+
+// Docs returns the memories with the given ids, in no particular order;
+// ids not in the index are left out.
+func (db *DB) Docs(ctx context.Context, ids []int64) ([]Doc, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := db.sql.QueryContext(ctx, `
+		SELECT m.id, m.source, m.name, m.path, m.description, m.type, m.confidence,
+			m.status, m.superseded_by, m.created, m.updated, m.tags, m.files, m.body,
+			coalesce(r.times, 0), coalesce(r.last, '')
+		FROM memories m LEFT JOIN recall_stats r ON r.source = m.source AND r.name = m.name
+		WHERE m.id IN (`+idList(ids)+`)`)
+	if err != nil {
+		return nil, fmt.Errorf("index: docs: %w", err)
+	}
+	defer rows.Close()
+	var docs []Doc
+	for rows.Next() {
+		var d Doc
+		var typ, status, created, updated, tags, files, last string
+		if err := rows.Scan(&d.ID, &d.Source, &d.Name, &d.Path, &d.Description, &typ,
+			&d.Confidence, &status, &d.SupersededBy, &created, &updated, &tags, &files,
+			&d.Body, &d.Recalls, &last); err != nil {
+			return nil, fmt.Errorf("index: docs: %w", err)
+		}
+		d.Type, d.Status = memory.Type(typ), memory.Status(status)
+		d.Created, d.Updated, d.LastRecalled = parseTime(created), parseTime(updated), parseTime(last)
+		d.Tags, d.Files = strings.Fields(tags), splitLines(files)
+		docs = append(docs, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("index: docs: %w", err)
+	}
+	return docs, nil
+}
+
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// A Link is a [[link]] between two indexed memories.
+type Link struct {
+	From, To int64
+}
+
+// Links returns the links from and to the memories with the given ids,
+// resolved to rows. A link names a memory; when both vaults hold that
+// name, it resolves to both. Links to memories not in the index are left out.
+func (db *DB) Links(ctx context.Context, ids []int64) ([]Link, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	list := idList(ids)
+	rows, err := db.sql.QueryContext(ctx, `
+		SELECT l.memory_id, t.id FROM links l JOIN memories t ON t.name = l.target
+		WHERE l.memory_id IN (`+list+`)
+		UNION
+		SELECT l.memory_id, t.id FROM memories t JOIN links l ON l.target = t.name
+		WHERE t.id IN (`+list+`)`)
+	if err != nil {
+		return nil, fmt.Errorf("index: links: %w", err)
+	}
+	pairs, err := scanPairs(rows)
+	if err != nil {
+		return nil, fmt.Errorf("index: links: %w", err)
+	}
+	links := make([]Link, 0, len(pairs))
+	for _, p := range pairs {
+		if p[0] != p[1] {
+			links = append(links, Link{From: p[0], To: p[1]})
+		}
+	}
+	return links, nil
+}
+
+// Lookup returns the rows of the given keys; keys not in the index are left out.
+func (db *DB) Lookup(ctx context.Context, keys []Key) (map[Key]int64, error) {
+	out := make(map[Key]int64, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	tx, err := db.sql.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("index: lookup: %w", err)
+	}
+	defer tx.Rollback()
+	stmt, err := tx.PrepareContext(ctx, "SELECT id FROM memories WHERE source = ? AND name = ?")
+	if err != nil {
+		return nil, fmt.Errorf("index: lookup: %w", err)
+	}
+	defer stmt.Close()
+	for _, k := range keys {
+		var id int64
+		err := stmt.QueryRowContext(ctx, k.Source, k.Name).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("index: lookup %s: %w", k, err)
+		}
+		out[k] = id
+	}
+	return out, nil
+}
+
+// Count returns how many memories the index holds.
+func (db *DB) Count(ctx context.Context) (int, error) {
+	var n int
+	if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM memories").Scan(&n); err != nil {
+		return 0, fmt.Errorf("index: count: %w", err)
+	}
+	return n, nil
+}

@@ -1,0 +1,99 @@
+-- index.db schema. Bump SchemaVersion in db.go on any change: a file with
+-- another version is rebuilt from the vaults.
+
+-- One row per memory file. The small columns come first so that sync,
+-- which reads only them, does not touch the text.
+CREATE TABLE memories (
+	id            INTEGER PRIMARY KEY,
+	source        TEXT    NOT NULL,          -- the vault: "project", "user"
+	name          TEXT    NOT NULL,          -- the file name without .md
+	size          INTEGER NOT NULL,
+	mtime         INTEGER NOT NULL,          -- Unix nanoseconds
+	hash          TEXT    NOT NULL,          -- SHA-256 of the content, hex
+	type          TEXT    NOT NULL,
+	confidence    REAL    NOT NULL,
+	status        TEXT    NOT NULL,
+	superseded_by TEXT    NOT NULL,
+	created       TEXT    NOT NULL,          -- RFC 3339 UTC, or ''
+	updated       TEXT    NOT NULL,          -- RFC 3339 UTC: updated, else created, else mtime
+	path          TEXT    NOT NULL,
+	description   TEXT    NOT NULL,
+	tags          TEXT    NOT NULL,          -- space-separated
+	files         TEXT    NOT NULL,          -- anchored paths, newline-separated
+	body          TEXT    NOT NULL,
+	UNIQUE (source, name)
+);
+CREATE INDEX memories_stat ON memories (source, name, size, mtime, hash);
+CREATE INDEX memories_name ON memories (name);
+
+-- The [[links]] in each body, for one hop of link expansion both ways.
+CREATE TABLE links (
+	memory_id INTEGER NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+	target    TEXT    NOT NULL,
+	PRIMARY KEY (memory_id, target)
+) WITHOUT ROWID;
+CREATE INDEX links_target ON links (target);
+
+-- The anchored files of each memory, for files shared with a query.
+CREATE TABLE anchors (
+	memory_id INTEGER NOT NULL REFERENCES memories (id) ON DELETE CASCADE,
+	path      TEXT    NOT NULL,
+	dir       TEXT    NOT NULL,
+	PRIMARY KEY (memory_id, path)
+) WITHOUT ROWID;
+CREATE INDEX anchors_path ON anchors (path);
+CREATE INDEX anchors_dir ON anchors (dir);
+
+CREATE VIRTUAL TABLE memories_fts USING fts5 (
+	name, description, body, tags, files,
+	content = 'memories', content_rowid = 'id',
+	tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE memories_tri USING fts5 (
+	name, description, body, tags, files,
+	content = 'memories', content_rowid = 'id',
+	tokenize = 'trigram remove_diacritics 1'
+);
+
+CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+	INSERT INTO memories_fts (rowid, name, description, body, tags, files)
+	VALUES (new.id, new.name, new.description, new.body, new.tags, new.files);
+	INSERT INTO memories_tri (rowid, name, description, body, tags, files)
+	VALUES (new.id, new.name, new.description, new.body, new.tags, new.files);
+END;
+CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+	INSERT INTO memories_fts (memories_fts, rowid, name, description, body, tags, files)
+	VALUES ('delete', old.id, old.name, old.description, old.body, old.tags, old.files);
+	INSERT INTO memories_tri (memories_tri, rowid, name, description, body, tags, files)
+	VALUES ('delete', old.id, old.name, old.description, old.body, old.tags, old.files);
+END;
+CREATE TRIGGER memories_au AFTER UPDATE OF name, description, body, tags, files ON memories BEGIN
+	INSERT INTO memories_fts (memories_fts, rowid, name, description, body, tags, files)
+	VALUES ('delete', old.id, old.name, old.description, old.body, old.tags, old.files);
+	INSERT INTO memories_tri (memories_tri, rowid, name, description, body, tags, files)
+	VALUES ('delete', old.id, old.name, old.description, old.body, old.tags, old.files);
+	INSERT INTO memories_fts (rowid, name, description, body, tags, files)
+	VALUES (new.id, new.name, new.description, new.body, new.tags, new.files);
+	INSERT INTO memories_tri (rowid, name, description, body, tags, files)
+	VALUES (new.id, new.name, new.description, new.body, new.tags, new.files);
+END;
+
+-- How often each memory was recalled. Keyed by name, not row, so the
+-- counts survive edits of the file.
+CREATE TABLE recall_stats (
+	source TEXT    NOT NULL,
+	name   TEXT    NOT NULL,
+	times  INTEGER NOT NULL,
+	last   TEXT    NOT NULL,                 -- RFC 3339 UTC
+	PRIMARY KEY (source, name)
+) WITHOUT ROWID;
+
+-- Which memories were injected into which agent session, so that a
+-- session never gets the same memory twice.
+CREATE TABLE injections (
+	session TEXT NOT NULL,
+	source  TEXT NOT NULL,
+	name    TEXT NOT NULL,
+	at      TEXT NOT NULL,                   -- RFC 3339 UTC
+	PRIMARY KEY (session, source, name)
+) WITHOUT ROWID;

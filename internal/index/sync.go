@@ -1,0 +1,312 @@
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+// A Source is one vault folder the index mirrors, under a name that is part
+// of the key of every memory in it.
+type Source struct {
+	Name string // "project", "user"
+	Dir  string
+}
+
+// SyncStats says what a [DB.Sync] did.
+type SyncStats struct {
+	Added, Updated, Removed, Unchanged int
+	// Problems lists the files left out of the index, each error naming
+	// its file: unreadable, not a memory, or a header that does not parse.
+	Problems []error
+}
+
+// Changed reports whether the sync wrote anything.
+func (s SyncStats) Changed() bool { return s.Added+s.Updated+s.Removed > 0 }
+
+// stored is what the index knows of a file without reading it.
+type stored struct {
+	id    int64
+	size  int64
+	mtime int64
+	hash  string
+}
+
+// seen is a memory file found in a folder.
+type seen struct {
+	source string
+	name   string
+	path  string
+	size  int64
+	mtime int64
+}
+
+// change is a file to write into the index: a new or edited memory, or
+// (m nil) a file whose content is as stored but whose stat changed.
+type change struct {
+	seen
+	old  *stored
+	hash string
+	m    *memory.Memory
+}
+
+// Sync brings the index up to date with the memory files (*.md except
+// MEMORY.md and dotfiles) in the folders of sources. A file whose size and
+// modification time match the index is not read; one whose content hash
+// matches is not parsed. Rows of removed files are deleted. Sources not
+// named keep their rows. A missing folder holds no memories. All writes are
+// one transaction, and a sync that finds nothing changed writes nothing.
+func (db *DB) Sync(ctx context.Context, sources ...Source) (SyncStats, error) {
+	var st SyncStats
+	var changes []change
+	var removed []int64
+	for _, src := range sources {
+		c, r, unchanged, problems, err := db.diff(ctx, src)
+		if err != nil {
+			return st, fmt.Errorf("index: sync %s: %w", src.Name, err)
+		}
+		changes = append(changes, c...)
+		removed = append(removed, r...)
+		st.Unchanged += unchanged
+		st.Problems = append(st.Problems, problems...)
+	}
+	if len(changes) == 0 && len(removed) == 0 {
+		return st, nil
+	}
+	for _, c := range changes {
+		switch {
+		case c.old == nil:
+			st.Added++
+		case c.m != nil:
+			st.Updated++
+		default:
+			st.Unchanged++
+		}
+	}
+	st.Removed = len(removed)
+	if err := db.apply(ctx, changes, removed); err != nil {
+		return SyncStats{Problems: st.Problems}, fmt.Errorf("index: sync: %w", err)
+	}
+	return st, nil
+}
+
+// diff compares one folder with the index: the files to write, the rows to
+// delete, how many files are unchanged, and the files left out.
+func (db *DB) diff(ctx context.Context, src Source) (changes []change, removed []int64, unchanged int, problems []error, err error) {
+	known, err := db.storedFiles(ctx, src.Name)
+	if err != nil {
+		return nil, nil, 0, nil, err
+	}
+	files, problems, err := walk(src.Name, src.Dir)
+	if err != nil {
+		return nil, nil, 0, nil, err
+	}
+	var todo []change
+	for _, f := range files {
+		old, ok := known[f.name]
+		if ok {
+			delete(known, f.name)
+			if old.size == f.size && old.mtime == f.mtime {
+				unchanged++
+				continue
+			}
+			todo = append(todo, change{seen: f, old: &old})
+			continue
+		}
+		todo = append(todo, change{seen: f})
+	}
+	for _, old := range known {
+		removed = append(removed, old.id)
+	}
+	changes, bad := load(ctx, todo)
+	for _, b := range bad {
+		if b.old != nil {
+			removed = append(removed, b.old.id) // it no longer parses: out of the index
+		}
+		problems = append(problems, b.err)
+	}
+	return changes, removed, unchanged, problems, nil
+}
+
+// storedFiles returns the stat and hash of every file of a source, by name.
+func (db *DB) storedFiles(ctx context.Context, source string) (map[string]stored, error) {
+	rows, err := db.sql.QueryContext(ctx,
+		"SELECT name, id, size, mtime, hash FROM memories INDEXED BY memories_stat WHERE source = ?", source)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make(map[string]stored)
+	for rows.Next() {
+		var name string
+		var s stored
+		if err := rows.Scan(&name, &s.id, &s.size, &s.mtime, &s.hash); err != nil {
+			return nil, err
+		}
+		out[name] = s
+	}
+	return out, rows.Err()
+}
+
+// walk lists the memory files of a folder with their size and mtime. A
+// symlink counts when it leads to a regular file inside the folder.
+func walk(source, dir string) (files []seen, problems []error, err error) {
+	des, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, de := range des {
+		n := de.Name()
+		if !strings.HasSuffix(n, ".md") || strings.HasPrefix(n, ".") || strings.EqualFold(n, "MEMORY.md") {
+			continue
+		}
+		path := filepath.Join(dir, n)
+		fi, err := de.Info()
+		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			fi, err = followLink(dir, path)
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed while we looked
+		}
+		if err != nil {
+			problems = append(problems, fmt.Errorf("%s: %w", path, err))
+			continue
+		}
+		if !fi.Mode().IsRegular() {
+			problems = append(problems, fmt.Errorf("%s: not a regular file", path))
+			continue
+		}
+		files = append(files, seen{source: source, name: strings.TrimSuffix(n, ".md"), path: path,
+			size: fi.Size(), mtime: fi.ModTime().UnixNano()})
+	}
+	return files, problems, nil
+}
+
+// followLink stats the target of a symlink, refusing one outside dir.
+func followLink(dir, path string) (fs.FileInfo, error) {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, fmt.Errorf("broken symlink: %w", err)
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
+	if r, err := filepath.Rel(root, target); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return nil, errors.New("symlink points outside the vault: refused")
+	}
+	return os.Stat(target)
+}
+
+// failed is a file that could not be loaded.
+type failed struct {
+	old *stored
+	err error
+}
+
+// load reads, hashes and parses the files of todo on every core. A file
+// whose hash matches its stored row comes back with m nil.
+func load(ctx context.Context, todo []change) (ok []change, bad []failed) {
+	errs := make([]error, len(todo))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), max(len(todo), 1)) {
+		wg.Go(func() {
+			for i := range next {
+				errs[i] = loadOne(&todo[i])
+			}
+		})
+	}
+	for i := range todo {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, c := range todo {
+		if errs[i] != nil {
+			bad = append(bad, failed{old: c.old, err: errs[i]})
+			continue
+		}
+		if c.hash != "" {
+			ok = append(ok, c)
+		}
+	}
+	return ok, bad
+}
+
+// loadOne reads one file; it parses it unless its hash is the stored one.
+func loadOne(c *change) error {
+	data, err := os.ReadFile(c.path)
+	if err != nil {
+		return err
+	}
+	c.size = int64(len(data))
+	sum := sha256.Sum256(data)
+	c.hash = hex.EncodeToString(sum[:])
+	if c.old != nil && c.old.hash == c.hash {
+		return nil
+	}
+	m, err := memory.Parse(c.path, data)
+	if err != nil {
+		return err
+	}
+	c.m = m
+	return nil
+}
+
+// apply writes the changes and deletions in one transaction.
+func (db *DB) apply(ctx context.Context, changes []change, removed []int64) error {
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := deleteRows(ctx, tx, removed); err != nil {
+		return err
+	}
+	w, err := newWriter(ctx, tx)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	for _, c := range changes {
+		if err := w.write(ctx, c); err != nil {
+			return fmt.Errorf("%s: %w", c.path, err)
+		}
+	}
+	return tx.Commit()
+}
+
+func deleteRows(ctx context.Context, tx *sql.Tx, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	stmt, err := tx.PrepareContext(ctx, "DELETE FROM memories WHERE id = ?")
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, id := range ids {
+		if _, err := stmt.ExecContext(ctx, id); err != nil {
+			return fmt.Errorf("delete row %d: %w", id, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,136 @@
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var defaultWeights = Weights{Name: 2, Description: 4, Body: 1, Tags: 2, Files: 2}
+
+func TestSync(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	dir := t.TempDir()
+	src := Source{Name: "project", Dir: dir}
+	writeFile(t, dir, "alpha.md", memFile("alpha", "Alpha uses the postgres driver", "Body of alpha. See [[beta]]."))
+	writeFile(t, dir, "beta.md", memFile("beta", "Beta talks to redis", "Body of beta."))
+	writeFile(t, dir, "MEMORY.md", "# Memory index\n")
+	writeFile(t, dir, ".hidden.md", memFile("hidden", "hidden", "x"))
+	writeFile(t, dir, "notes.txt", "not a memory")
+
+	search := func(term string) []string {
+		t.Helper()
+		hits, err := db.Search(ctx, []string{term}, defaultWeights, Filter{}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := names(t, db, hits)
+		slices.Sort(got)
+		return got
+	}
+	steps := []struct {
+		name   string
+		change func()
+		want   SyncStats
+		term   string
+		found  []string
+	}{
+		{"cold", func() {}, SyncStats{Added: 2}, "body", []string{"alpha", "beta"}},
+		{"nothing changed", func() {}, SyncStats{Unchanged: 2}, "postgres", []string{"alpha"}},
+		{"edit", func() {
+			writeFile(t, dir, "beta.md", memFile("beta", "Beta talks to memcached", "Body of beta."))
+		}, SyncStats{Updated: 1, Unchanged: 1}, "memcached", []string{"beta"}},
+		{"edited word gone", func() {}, SyncStats{Unchanged: 2}, "redis", nil},
+		{"touch without change", func() {
+			writeFile(t, dir, "alpha.md", memFile("alpha", "Alpha uses the postgres driver", "Body of alpha. See [[beta]]."))
+			os.Chtimes(filepath.Join(dir, "alpha.md"), timeAgo(), timeAgo())
+		}, SyncStats{Unchanged: 2}, "postgres", []string{"alpha"}},
+		{"rename", func() {
+			os.Rename(filepath.Join(dir, "beta.md"), filepath.Join(dir, "gamma.md"))
+		}, SyncStats{Added: 1, Removed: 1, Unchanged: 1}, "memcached", []string{"gamma"}},
+		{"delete", func() {
+			os.Remove(filepath.Join(dir, "gamma.md"))
+		}, SyncStats{Removed: 1, Unchanged: 1}, "memcached", nil},
+	}
+	for _, s := range steps {
+		s.change()
+		got, err := db.Sync(ctx, src)
+		if err != nil {
+			t.Fatalf("%s: Sync: %v", s.name, err)
+		}
+		if len(got.Problems) > 0 {
+			t.Errorf("%s: Sync problems: %v", s.name, got.Problems)
+		}
+		got.Problems = nil
+		if got.Added != s.want.Added || got.Updated != s.want.Updated ||
+			got.Removed != s.want.Removed || got.Unchanged != s.want.Unchanged {
+			t.Errorf("%s: Sync = %+v, want %+v", s.name, got, s.want)
+		}
+		if found := search(s.term); !slices.Equal(found, s.found) {
+			t.Errorf("%s: Search(%q) = %v, want %v", s.name, s.term, found, s.found)
+		}
+	}
+}
+
+func TestSyncProblems(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	dir := t.TempDir()
+	writeFile(t, dir, "good.md", memFile("good", "A good memory", "fine"))
+	writeFile(t, dir, "bad.md", "no header here\n")
+	st, err := db.Sync(ctx, Source{Name: "project", Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Added != 1 || len(st.Problems) != 1 || !strings.Contains(st.Problems[0].Error(), "bad.md") {
+		t.Fatalf("Sync = %+v, want 1 added and a problem naming bad.md", st)
+	}
+	// A file that stops parsing leaves the index.
+	writeFile(t, dir, "good.md", "---\nname: [unclosed\n")
+	st, err = db.Sync(ctx, Source{Name: "project", Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Removed != 1 || len(st.Problems) != 2 {
+		t.Errorf("Sync after breaking good.md = %+v, want 1 removed and 2 problems", st)
+	}
+	if n, _ := db.Count(ctx); n != 0 {
+		t.Errorf("Count = %d, want 0", n)
+	}
+}
+
+func TestSyncSources(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	proj, user := t.TempDir(), t.TempDir()
+	writeFile(t, proj, "same.md", memFile("same", "project copy", "x"))
+	writeFile(t, user, "same.md", memFile("same", "user copy", "x"))
+	if _, err := db.Sync(ctx, Source{"project", proj}, Source{"user", user}); err != nil {
+		t.Fatal(err)
+	}
+	// Syncing one source leaves the other alone.
+	os.Remove(filepath.Join(proj, "same.md"))
+	st, err := db.Sync(ctx, Source{"project", proj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Removed != 1 {
+		t.Errorf("Sync(project).Removed = %d, want 1", st.Removed)
+	}
+	ids, err := db.Lookup(ctx, []Key{{"project", "same"}, {"user", "same"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := ids[Key{"user", "same"}]; !ok || len(ids) != 1 {
+		t.Errorf("Lookup = %v, want only user:same", ids)
+	}
+	// A missing folder holds no memories.
+	st, err = db.Sync(ctx, Source{"user", filepath.Join(user, "nope")})
+	if err != nil || st.Removed != 1 {
+		t.Errorf("Sync(missing folder) = %+v, %v; want 1 removed", st, err)
+	}
+}

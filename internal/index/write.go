@@ -1,0 +1,133 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+// writer holds the statements a sync writes rows with.
+type writer struct {
+	upsert, touch, delLinks, addLink, delAnchors, addAnchor *sql.Stmt
+}
+
+const upsertSQL = `
+INSERT INTO memories (source, name, size, mtime, hash, type, confidence, status,
+	superseded_by, created, updated, path, description, tags, files, body)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (source, name) DO UPDATE SET
+	size = excluded.size, mtime = excluded.mtime, hash = excluded.hash,
+	type = excluded.type, confidence = excluded.confidence, status = excluded.status,
+	superseded_by = excluded.superseded_by, created = excluded.created,
+	updated = excluded.updated, path = excluded.path, description = excluded.description,
+	tags = excluded.tags, files = excluded.files, body = excluded.body
+RETURNING id`
+
+func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
+	w := &writer{}
+	for _, s := range []struct {
+		dst   **sql.Stmt
+		query string
+	}{
+		{&w.upsert, upsertSQL},
+		{&w.touch, "UPDATE memories SET size = ?, mtime = ? WHERE id = ?"},
+		{&w.delLinks, "DELETE FROM links WHERE memory_id = ?"},
+		{&w.addLink, "INSERT OR IGNORE INTO links (memory_id, target) VALUES (?, ?)"},
+		{&w.delAnchors, "DELETE FROM anchors WHERE memory_id = ?"},
+		{&w.addAnchor, "INSERT OR IGNORE INTO anchors (memory_id, path, dir) VALUES (?, ?, ?)"},
+	} {
+		stmt, err := tx.PrepareContext(ctx, s.query)
+		if err != nil {
+			w.close()
+			return nil, err
+		}
+		*s.dst = stmt
+	}
+	return w, nil
+}
+
+func (w *writer) close() {
+	for _, s := range []*sql.Stmt{w.upsert, w.touch, w.delLinks, w.addLink, w.delAnchors, w.addAnchor} {
+		if s != nil {
+			s.Close()
+		}
+	}
+}
+
+// write stores one changed file: only its stat when its content is as
+// stored, else the whole row, its links and its anchors.
+func (w *writer) write(ctx context.Context, c change) error {
+	if c.m == nil {
+		_, err := w.touch.ExecContext(ctx, c.size, c.mtime, c.old.id)
+		return err
+	}
+	m := c.m
+	mtime := time.Unix(0, c.mtime)
+	files := make([]string, 0, len(m.Anchors.Files))
+	for _, f := range m.Anchors.Files {
+		files = append(files, f.Path)
+	}
+	var id int64
+	err := w.upsert.QueryRowContext(ctx, c.source, c.name, c.size, c.mtime, c.hash,
+		string(m.Type), m.Confidence, string(status(m)), m.SupersededBy,
+		formatTime(m.Created), formatTime(firstTime(m.Updated, m.Created, mtime)), c.path,
+		m.Description, strings.Join(m.Tags, " "), strings.Join(files, "\n"), m.Body,
+	).Scan(&id)
+	if err != nil {
+		return err
+	}
+	if c.old != nil {
+		if _, err := w.delLinks.ExecContext(ctx, id); err != nil {
+			return err
+		}
+		if _, err := w.delAnchors.ExecContext(ctx, id); err != nil {
+			return err
+		}
+	}
+	for _, l := range m.Links() {
+		if _, err := w.addLink.ExecContext(ctx, id, l); err != nil {
+			return err
+		}
+	}
+	for _, f := range files {
+		if _, err := w.addAnchor.ExecContext(ctx, id, f, path.Dir(f)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func status(m *memory.Memory) memory.Status {
+	if m.Status == "" {
+		return memory.StatusActive
+	}
+	return m.Status
+}
+
+func firstTime(ts ...time.Time) time.Time {
+	for _, t := range ts {
+		if !t.IsZero() {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+// formatTime writes t as RFC 3339 UTC, the one format of every time column;
+// the zero time is ''.
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}
+
+// parseTime reads a time column; '' is the zero time.
+func parseTime(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
+}
