@@ -47,9 +47,9 @@ type stored struct {
 type seen struct {
 	source string
 	name   string
-	path  string
-	size  int64
-	mtime int64
+	path   string
+	size   int64
+	mtime  int64
 }
 
 // change is a file to write into the index: a new or edited memory, or
