@@ -118,7 +118,7 @@ func firstTime(ts ...time.Time) time.Time {
 }
 
 // formatTime writes t as RFC 3339 UTC, the one format of every time column;
-// the zero time is ”.
+// the zero time is the empty string.
 func formatTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
@@ -126,7 +126,7 @@ func formatTime(t time.Time) string {
 	return t.UTC().Format(time.RFC3339Nano)
 }
 
-// parseTime reads a time column; ” is the zero time.
+// parseTime reads a time column; the empty string is the zero time.
 func parseTime(s string) time.Time {
 	t, _ := time.Parse(time.RFC3339Nano, s)
 	return t
