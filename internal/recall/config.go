@@ -1,0 +1,87 @@
+package recall
+
+import (
+	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+// Config holds the ranking's parameters. [DefaultConfig] is what mnemo
+// ships; the numbers were tuned on the LoCoMo development file and on
+// hand-made ranking tests.
+type Config struct {
+	// Weights are the BM25 column weights of the word index.
+	Weights index.Weights
+
+	// FuseK is the reciprocal-rank-fusion constant: a memory at rank r in a
+	// list scores weight/(FuseK+r) from it. Smaller values favour the top
+	// of each list more.
+	FuseK float64
+	// List weights in the fusion.
+	WordsWeight, FeedbackWeight, SubstringsWeight, FilesWeight float64
+	// DirWeight scales a memory anchored to another file of a folder the
+	// query names, against one anchored to the file itself.
+	DirWeight float64
+
+	// Feedback is how many words pseudo-relevance feedback adds to a second
+	// search, taken from the FeedbackDocs best first-pass memories; 0 turns it off.
+	Feedback, FeedbackDocs int
+
+	// Candidates is how many memories each list contributes.
+	Candidates int
+
+	// TypeBoost multiplies the score of each type; a missing type counts 1.
+	TypeBoost map[memory.Type]float64
+	// ConfidenceFloor is the factor of a memory of confidence 0; confidence
+	// 1 gives 1, linear in between.
+	ConfidenceFloor float64
+	// RecencyBoost is the extra factor of a memory updated just now, halved
+	// every HalfLife of age.
+	RecencyBoost float64
+	HalfLife     time.Duration
+	// HistoryBoost is the extra factor per doubling of times recalled, up
+	// to HistoryMax in all.
+	HistoryBoost, HistoryMax float64
+	// Factors of memories flagged by [Config.Suspect] and of superseded ones.
+	SuspectFactor, SupersededFactor float64
+
+	// LinkDiscount is the share of a memory's relevance that each memory
+	// it links to, or that links to it, receives; LinkFrom is how many of
+	// the best memories pass relevance on. 0 turns link expansion off.
+	LinkDiscount float64
+	LinkFrom     int
+
+	// Suspect reports whether a memory is suspect and why (the staleness
+	// check supplies it); nil means none is.
+	Suspect func(index.Key) (reason string, ok bool)
+}
+
+// DefaultConfig returns the ranking mnemo ships.
+func DefaultConfig() Config {
+	return Config{
+		Weights:          index.Weights{Name: 2, Description: 4, Body: 1, Tags: 2, Files: 2},
+		FuseK:            10,
+		WordsWeight:      1,
+		FeedbackWeight:   0.5,
+		SubstringsWeight: 0.5,
+		FilesWeight:      1.5,
+		DirWeight:        0.3,
+		Feedback:         0,
+		FeedbackDocs:     5,
+		Candidates:       100,
+		TypeBoost: map[memory.Type]float64{
+			memory.TypeUser: 1.1, memory.TypeFeedback: 1.15,
+			memory.TypeProject: 1, memory.TypeReference: 0.95,
+		},
+		ConfidenceFloor:  0.5,
+		RecencyBoost:     0.2,
+		HalfLife:         90 * 24 * time.Hour,
+		HistoryBoost:     0.03,
+		HistoryMax:       1.15,
+		SuspectFactor:    0.5,
+		SupersededFactor: 0.25,
+		LinkDiscount:     0.3,
+		LinkFrom:         10,
+	}
+}

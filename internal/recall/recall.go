@@ -1,0 +1,202 @@
+package recall
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+// DefaultLimit is how many memories a query returns when it does not say.
+const DefaultLimit = 10
+
+// A Query asks for the memories relevant to some text and files.
+type Query struct {
+	Text   string
+	Files  []string      // slash-separated paths relative to the repository root
+	Types  []memory.Type // only these types; none means all
+	Limit  int           // at most this many results; 0 means DefaultLimit
+	Budget int           // tokens for [Pack]; 0 means no limit
+	Now    time.Time     // for recency; the zero time turns the recency boost off
+}
+
+// A Result is one recalled memory.
+type Result struct {
+	index.Doc
+	Score float64
+	Why   Why
+}
+
+// Why says how a result got its score: relevance (the sum of the fused
+// lists and links) times the product of the boosts.
+type Why struct {
+	Terms     []string // query words the memory contains
+	Relevance []Part   // one per list the memory was found in, and per link
+	Boosts    []Part   // each factor other than 1
+	Suspect   string   // why the memory is suspect; empty when it is not
+}
+
+// A Part is one term of a score.
+type Part struct {
+	Name   string  // "words", "feedback", "substrings", "files", "link", "type", "recency", ...
+	Value  float64 // a relevance term, or a factor
+	Detail string  // "rank 3", "feedback", "from auth-moved", "updated 2026-11-02"
+}
+
+// An Engine answers queries from an index.
+type Engine struct {
+	db  *index.DB
+	cfg Config
+}
+
+// New returns an engine over db with the given ranking.
+func New(db *index.DB, cfg Config) *Engine { return &Engine{db: db, cfg: cfg} }
+
+// candidate is a memory being ranked.
+type candidate struct {
+	id  int64
+	rel float64
+	why Why
+	doc *index.Doc
+}
+
+// Recall returns the memories that best match q, best first. It only reads
+// the index; callers that show or inject the results record that with
+// [index.DB.RecordRecall].
+func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	terms := Terms(q.Text)
+	f := index.Filter{Types: q.Types}
+	cands := make(map[int64]*candidate)
+	if err := e.gather(ctx, q, terms, f, limit, cands); err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
+	if err := e.expandLinks(ctx, cands, f); err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
+	if err := e.load(ctx, cands); err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
+	results := make([]Result, 0, len(cands))
+	for _, c := range cands {
+		if c.doc == nil || !typeAllowed(c.doc.Type, q.Types) {
+			continue
+		}
+		score := c.rel * e.boost(c, q.Now)
+		c.why.Terms = matchedTerms(terms, c.doc)
+		results = append(results, Result{Doc: *c.doc, Score: score, Why: c.why})
+	}
+	slices.SortFunc(results, func(a, b Result) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Name, b.Name); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Source, b.Source)
+	})
+	if len(results) > limit {
+		results = results[:limit]
+	}
+	return results, nil
+}
+
+// gather runs each search and fuses its ranked list into cands.
+func (e *Engine) gather(ctx context.Context, q Query, terms []string, f index.Filter, limit int, cands map[int64]*candidate) error {
+	n := max(e.cfg.Candidates, limit)
+	words, err := e.db.Search(ctx, terms, e.cfg.Weights, f, n)
+	if err != nil {
+		return err
+	}
+	e.fuse(cands, "words", e.cfg.WordsWeight, words)
+	if fb, err := e.feedback(ctx, terms, words, f, n); err != nil {
+		return err
+	} else if len(fb) > 0 {
+		e.fuse(cands, "feedback", e.cfg.FeedbackWeight, fb)
+	}
+	if subs := Substrings(q.Text); len(subs) > 0 {
+		hits, err := e.db.SearchSubstrings(ctx, subs, f, n)
+		if err != nil {
+			return err
+		}
+		e.fuse(cands, "substrings", e.cfg.SubstringsWeight, hits)
+	}
+	if len(q.Files) > 0 {
+		hits, err := e.db.Anchored(ctx, q.Files, f)
+		if err != nil {
+			return err
+		}
+		e.fuse(cands, "files", e.cfg.FilesWeight, e.fileList(hits))
+	}
+	return nil
+}
+
+// fuse adds a ranked list to the candidates by reciprocal rank.
+func (e *Engine) fuse(cands map[int64]*candidate, name string, weight float64, hits []index.Hit) {
+	if weight == 0 {
+		return
+	}
+	for i, h := range hits {
+		v := weight / (e.cfg.FuseK + float64(i+1))
+		c := cands[h.ID]
+		if c == nil {
+			c = &candidate{id: h.ID}
+			cands[h.ID] = c
+		}
+		c.rel += v
+		c.why.Relevance = append(c.why.Relevance, Part{Name: name, Value: v, Detail: fmt.Sprintf("rank %d", i+1)})
+	}
+}
+
+// fileList ranks anchored memories: the file itself before its folder,
+// more shared files first, then by row for a stable order.
+func (e *Engine) fileList(hits []index.FileHit) []index.Hit {
+	score := make(map[int64]float64)
+	for _, h := range hits {
+		if h.Exact {
+			score[h.ID]++
+		} else {
+			score[h.ID] += e.cfg.DirWeight
+		}
+	}
+	out := make([]index.Hit, 0, len(score))
+	for id, s := range score {
+		out = append(out, index.Hit{ID: id, Score: s})
+	}
+	slices.SortFunc(out, func(a, b index.Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return out
+}
+
+// load fetches the documents of the candidates.
+func (e *Engine) load(ctx context.Context, cands map[int64]*candidate) error {
+	var ids []int64
+	for id, c := range cands {
+		if c.doc == nil {
+			ids = append(ids, id)
+		}
+	}
+	docs, err := e.db.Docs(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range docs {
+		cands[docs[i].ID].doc = &docs[i]
+	}
+	return nil
+}
+
+func typeAllowed(t memory.Type, types []memory.Type) bool {
+	return len(types) == 0 || slices.Contains(types, t)
+}
