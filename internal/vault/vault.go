@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
+	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
@@ -41,8 +43,33 @@ var (
 // A Vault is a folder of memory files.
 type Vault struct {
 	Dir      string // absolute
+	display  string // Dir as messages show it
 	lockPath string
 	mu       sync.Mutex // serializes Lock within this process
+
+	cacheMu sync.Mutex // guards following
+	cache   map[string]cached
+}
+
+// cached is a parsed memory file with the stat it was parsed at, so that
+// regenerating MEMORY.md after each write parses only what changed.
+type cached struct {
+	stat fileStat
+	m    *memory.Memory
+}
+
+type fileStat struct {
+	size  int64
+	mtime time.Time
+	ino   uint64
+}
+
+func statOf(fi fs.FileInfo) fileStat {
+	st := fileStat{size: fi.Size(), mtime: fi.ModTime()}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st.ino = sys.Ino
+	}
+	return st
 }
 
 // Open opens the vault in dir. lockFile is the cross-process writer lock;
@@ -62,7 +89,13 @@ func Open(dir, lockFile string) (*Vault, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("vault: %s is not a folder", abs)
 	}
-	return &Vault{Dir: abs, lockPath: lockFile}, nil
+	display := abs
+	if wd, err := os.Getwd(); err == nil {
+		if r, err := filepath.Rel(wd, abs); err == nil && filepath.IsLocal(r) {
+			display = r
+		}
+	}
+	return &Vault{Dir: abs, display: display, lockPath: lockFile}, nil
 }
 
 // Create makes the vault folder and its MEMORY.md when they do not exist,
@@ -111,7 +144,7 @@ func (v *Vault) List() (entries []Entry, problems []error) {
 	}, len(names))
 	var wg sync.WaitGroup
 	work := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
+	for range 4 * runtime.GOMAXPROCS(0) { // file reads block in syscalls: overlap them
 		wg.Go(func() {
 			for i := range work {
 				results[i].m, results[i].err = v.load(names[i])
@@ -149,13 +182,31 @@ func (v *Vault) Load(name string) (*memory.Memory, error) {
 }
 
 func (v *Vault) load(name string) (*memory.Memory, error) {
-	data, err := v.ReadFile(name + ".md")
+	fi, err := os.Lstat(v.Path(name))
+	cacheable := err == nil && fi.Mode().IsRegular()
+	if cacheable {
+		v.cacheMu.Lock()
+		c, ok := v.cache[name]
+		v.cacheMu.Unlock()
+		if ok && c.stat == statOf(fi) {
+			return c.m.Clone(), nil
+		}
+	}
+	data, err := v.readFile(name+".md", fi, err)
 	if err != nil {
 		return nil, err
 	}
 	m, err := memory.Parse(v.rel(name+".md"), data)
 	if err != nil {
 		return nil, fmt.Errorf("vault: %w", err)
+	}
+	if cacheable && int64(len(data)) == fi.Size() {
+		v.cacheMu.Lock()
+		if v.cache == nil {
+			v.cache = make(map[string]cached)
+		}
+		v.cache[name] = cached{stat: statOf(fi), m: m.Clone()}
+		v.cacheMu.Unlock()
 	}
 	return m, nil
 }
@@ -164,9 +215,14 @@ func (v *Vault) load(name string) (*memory.Memory, error) {
 // a symlink that leads outside the vault, anything but a regular file, and
 // a file larger than [memory.MaxFileSize], before reading it.
 func (v *Vault) ReadFile(file string) ([]byte, error) {
+	fi, err := os.Lstat(filepath.Join(v.Dir, file))
+	return v.readFile(file, fi, err)
+}
+
+// readFile is ReadFile given the result of Lstat on the file.
+func (v *Vault) readFile(file string, fi fs.FileInfo, err error) ([]byte, error) {
 	rel := v.rel(file)
 	path := filepath.Join(v.Dir, file)
-	fi, err := os.Lstat(path)
 	fail := func(err error) ([]byte, error) { return nil, fmt.Errorf("vault: %w", &FileError{Path: rel, Err: err}) }
 	if errors.Is(err, fs.ErrNotExist) && strings.HasSuffix(file, ".md") && file != IndexFile {
 		return fail(ErrNotFound)
@@ -216,17 +272,10 @@ func (v *Vault) checkSymlink(path string) error {
 	return nil
 }
 
-// rel names a vault file in errors: relative to the working folder when
-// that is shorter, so messages read like .memory/bad.md.
-func (v *Vault) rel(file string) string {
-	path := filepath.Join(v.Dir, file)
-	if wd, err := os.Getwd(); err == nil {
-		if r, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(r, "..") {
-			return r
-		}
-	}
-	return path
-}
+// rel names a vault file in messages: under the vault's display path,
+// relative to the working folder when the vault is under it, so messages
+// read like .memory/bad.md.
+func (v *Vault) rel(file string) string { return filepath.Join(v.display, file) }
 
 // Write saves m under its name and regenerates MEMORY.md, holding the lock.
 // Unless force is set, it refuses a name that already exists.
