@@ -9,10 +9,11 @@ import (
 
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "version",
-		Short: "Print mnemo's version",
-		Long:  "Print mnemo's version, the commit it was built from and the Go version.",
-		Args:  exactArgs(0),
+		Use:     "version",
+		Short:   "Print mnemo's version",
+		Long:    "Print mnemo's version, the commit it was built from and the Go version.",
+		Example: "  mnemo version",
+		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			version, commit, goVersion := "(devel)", "", ""
 			if bi, ok := debug.ReadBuildInfo(); ok {
