@@ -46,7 +46,7 @@ func Parse(path string, data []byte) (*Memory, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(header, &doc); err != nil {
-		line, msg := yamlErrorLine(err)
+		line, msg := yamlErrorLine(err, header)
 		if line > 0 {
 			line++ // the opening --- line
 		}
@@ -108,14 +108,18 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // yamlErrorLine pulls the line out of a yaml error, whose text is the only
 // place the package reports it.
-func yamlErrorLine(err error) (int, string) {
+func yamlErrorLine(err error, header []byte) (int, string) {
 	msg := err.Error()
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		if strings.HasPrefix(m[2], "did not find expected") {
-			// yaml reports these at the 0-based line of the construct
-			// left open (a flow sequence, a block mapping).
-			n++
+			// yaml reports these at the 0-based line of the flow
+			// collection left open, except on the first line, where it
+			// says 1: find the opening bracket.
+			lines := strings.Split(string(header), "\n")
+			if n > 1 || len(lines) < 2 || !strings.ContainsAny(lines[0], "[{") || strings.ContainsAny(lines[1], "[{") {
+				n++
+			}
 		}
 		return n, m[2]
 	}

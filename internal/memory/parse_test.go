@@ -184,3 +184,23 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
+
+func TestYAMLErrorLines(t *testing.T) {
+	tests := []struct {
+		header string
+		line   int
+	}{
+		{"name: [\n", 2},
+		{"name: x\ndescription: [oops\n", 3},
+		{"a: 1\nb: 2\nc: [x\nd: 4\n", 4},
+		{"a: {x\n", 2},
+		{"a: 1\n  b: 2\n", 3},
+	}
+	for _, tt := range tests {
+		_, err := Parse("f.md", []byte("---\n"+tt.header+"---\n"))
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Line != tt.line {
+			t.Errorf("Parse(%q) error = %v, want line %d", tt.header, err, tt.line)
+		}
+	}
+}

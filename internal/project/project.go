@@ -109,12 +109,14 @@ func (p *Project) VaultDir() string {
 // for the project: ~/.mnemo/state/<key>, where the key comes from git's
 // common directory so that worktrees of one repository share it.
 func (p *Project) StateDir() string {
-	id := p.CommonDir
+	id, base := p.CommonDir, filepath.Base(p.Root)
 	if id == "" {
 		id = p.Root
+	} else if base = filepath.Base(id); base == ".git" {
+		base = filepath.Base(filepath.Dir(id)) // the main work tree, for every worktree
 	}
 	sum := sha256.Sum256([]byte(id))
-	key := sanitize(filepath.Base(p.Root)) + "-" + hex.EncodeToString(sum[:6])
+	key := sanitize(base) + "-" + hex.EncodeToString(sum[:6])
 	return filepath.Join(p.env.MnemoHome(), "state", key)
 }
 

@@ -1,0 +1,193 @@
+package vault
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+func mustOpen(t *testing.T) *Vault {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := Create(dir); err != nil {
+		t.Fatal(err)
+	}
+	v, err := Open(dir, filepath.Join(t.TempDir(), "vault.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func write(t *testing.T, v *Vault, file, text string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(v.Dir, file), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestListSkipsWhatItCannotRead(t *testing.T) {
+	v := mustOpen(t)
+	write(t, v, "good.md", "---\nname: good\ndescription: d\ntype: user\n---\nbody\n")
+	write(t, v, "bad.md", "---\nname: [\n---\n")
+	write(t, v, "noheader.md", "just text\n")
+	write(t, v, ".hidden.md", "---\nname: hidden\n---\n")
+	write(t, v, ".good.md.123.tmp", "torn")
+	write(t, v, "notes.txt", "not a memory")
+	if err := os.Mkdir(filepath.Join(v.Dir, "sub.md"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries, problems := v.List()
+	if len(entries) != 1 || entries[0].Name != "good" {
+		t.Errorf("List entries = %v, want just good", entries)
+	}
+	var got []string
+	for _, p := range problems {
+		got = append(got, p.Error())
+	}
+	want := []string{"bad.md:2: invalid YAML", "noheader.md:1: no header", "sub.md: not a regular file"}
+	if len(got) != len(want) {
+		t.Fatalf("List problems = %q, want %d like %q", got, len(want), want)
+	}
+	for i := range want {
+		if !strings.Contains(got[i], want[i]) {
+			t.Errorf("problem %d = %q, want it to contain %q", i, got[i], want[i])
+		}
+	}
+}
+
+func TestSymlinks(t *testing.T) {
+	v := mustOpen(t)
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	os.WriteFile(outside, []byte("---\nname: escape\ndescription: d\ntype: user\n---\nsecret\n"), 0o644)
+	write(t, v, "real.md", "---\nname: real\ndescription: d\ntype: user\n---\nbody\n")
+	if err := os.Symlink(outside, filepath.Join(v.Dir, "escape.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real.md", filepath.Join(v.Dir, "alias.md")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Load("escape"); !errors.Is(err, ErrOutside) {
+		t.Errorf("Load(escape) = %v, want ErrOutside", err)
+	}
+	if _, err := v.Load("alias"); err != nil {
+		t.Errorf("Load(alias), a link inside the vault = %v, want nil", err)
+	}
+	// Writing through a symlink is refused, whatever it points at.
+	m := memory.New(memory.Header{Name: "escape", Description: "d", Type: memory.TypeUser}, "overwrite")
+	if err := v.Write(context.Background(), m, true); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("Write through a symlink = %v, want a refusal", err)
+	}
+	if data, _ := os.ReadFile(outside); !strings.Contains(string(data), "secret") {
+		t.Errorf("the file outside the vault was changed: %q", data)
+	}
+}
+
+func TestWriteFileRefusesSocket(t *testing.T) {
+	dir, err := os.MkdirTemp("", "sock") // short path: sockets have a length limit
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "s")
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		t.Skip("no unix sockets:", err)
+	}
+	defer l.Close()
+	if err := WriteFile(path, []byte("x"), 0o644); err == nil {
+		t.Errorf("WriteFile over a socket = nil, want an error")
+	}
+}
+
+func TestWriteAndDelete(t *testing.T) {
+	v := mustOpen(t)
+	ctx := context.Background()
+	m := memory.New(memory.Header{Name: "a", Description: "A fact", Type: memory.TypeProject}, "body")
+	if err := v.Write(ctx, m, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Write(ctx, m, false); !errors.Is(err, ErrExists) {
+		t.Errorf("second Write = %v, want ErrExists", err)
+	}
+	bad := memory.New(memory.Header{Name: "b", Type: memory.TypeProject}, "no description")
+	if err := v.Write(ctx, bad, false); err == nil || !strings.Contains(err.Error(), "description: missing") {
+		t.Errorf("Write of an invalid memory = %v, want the validation error", err)
+	}
+	if _, err := os.Stat(v.Path("b")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an invalid memory was written")
+	}
+	if err := v.Delete(ctx, "a", "missing"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Delete with a missing name = %v, want ErrNotFound", err)
+	}
+	if _, err := os.Stat(v.Path("a")); err != nil {
+		t.Errorf("Delete removed a although another name was missing")
+	}
+	if err := v.Delete(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	index, _ := os.ReadFile(filepath.Join(v.Dir, IndexFile))
+	if strings.Contains(string(index), "[a]") {
+		t.Errorf("MEMORY.md still lists a:\n%s", index)
+	}
+}
+
+func TestCreateIdempotent(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "v")
+	if created, err := Create(dir); err != nil || !created {
+		t.Fatalf("Create = %v, %v; want true, nil", created, err)
+	}
+	os.WriteFile(filepath.Join(dir, IndexFile), []byte("mine\n"), 0o644)
+	if created, err := Create(dir); err != nil || created {
+		t.Fatalf("second Create = %v, %v; want false, nil", created, err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, IndexFile)); string(data) != "mine\n" {
+		t.Errorf("Create changed an existing MEMORY.md: %q", data)
+	}
+}
+
+func TestLockSerializes(t *testing.T) {
+	v := mustOpen(t)
+	ctx := context.Background()
+	unlock, err := v.Lock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := Open(v.Dir, v.lockPath) // a second handle: as another process would
+	if err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := other.Lock(cctx); err == nil {
+		t.Errorf("a second Lock succeeded while the first was held")
+	}
+	unlock()
+	unlock2, err := other.Lock(ctx)
+	if err != nil {
+		t.Fatalf("Lock after unlock = %v", err)
+	}
+	unlock2()
+}
+
+func TestLinkGraph(t *testing.T) {
+	mk := func(name, body string) Entry {
+		return Entry{Name: name, Memory: memory.New(memory.Header{Name: name}, body)}
+	}
+	g := LinkGraph([]Entry{mk("a", "[[b]] [[c]]"), mk("b", "[[a]] [[zz]]"), mk("c", "[[zz]]")})
+	if got := strings.Join(g.Backlinks["a"], ","); got != "b" {
+		t.Errorf("Backlinks[a] = %q, want b", got)
+	}
+	if got := strings.Join(g.Dangling["zz"], ","); got != "b,c" {
+		t.Errorf("Dangling[zz] = %q, want b,c", got)
+	}
+	if _, ok := g.Dangling["b"]; ok {
+		t.Errorf("b exists but is listed as dangling")
+	}
+}
