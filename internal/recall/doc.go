@@ -6,10 +6,9 @@
 // A query's text is cut into terms (lower-cased words, stop words dropped,
 // at most [MaxTerms]), so no user text ever reaches FTS5 as syntax. Each
 // source of evidence gives a ranked list: BM25 over the stemmed word index
-// (description weighted highest), a second BM25 pass with terms taken from
-// the best first-pass matches (pseudo-relevance feedback), the trigram
-// index for identifiers and text without spaces, and memories anchored to
-// the files the query names. The lists are fused by reciprocal rank, so a
+// (description weighted highest), the trigram index for identifiers and
+// text without spaces, and memories anchored to the files the query names.
+// The lists are fused (by normalised score, or by reciprocal rank), so a
 // further list (an embedding search) can join without changing the rest.
 // The fused score is multiplied by boosts for type, confidence, recency and
 // recall history; suspect and superseded memories are pushed down; one hop

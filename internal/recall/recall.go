@@ -42,9 +42,9 @@ type Why struct {
 
 // A Part is one term of a score.
 type Part struct {
-	Name   string  // "words", "feedback", "substrings", "files", "link", "type", "recency", ...
+	Name   string  // "words", "substrings", "files", "link", "type", "recency", ...
 	Value  float64 // a relevance term, or a factor
-	Detail string  // "rank 3", "feedback", "from auth-moved", "updated 2026-11-02"
+	Detail string  // "rank 3", "from auth-moved", "updated 2026-11-02"
 }
 
 // An Engine answers queries from an index.
@@ -116,11 +116,6 @@ func (e *Engine) gather(ctx context.Context, q Query, terms []string, f index.Fi
 		return err
 	}
 	e.fuse(cands, "words", e.cfg.WordsWeight, words)
-	if fb, err := e.feedback(ctx, terms, words, f, n); err != nil {
-		return err
-	} else if len(fb) > 0 {
-		e.fuse(cands, "feedback", e.cfg.FeedbackWeight, fb)
-	}
 	if subs := Substrings(q.Text); len(subs) > 0 {
 		hits, err := e.db.SearchSubstrings(ctx, subs, f, n)
 		if err != nil {
@@ -145,6 +140,9 @@ func (e *Engine) fuse(cands map[int64]*candidate, name string, weight float64, h
 	}
 	for i, h := range hits {
 		v := weight / (e.cfg.FuseK + float64(i+1))
+		if e.cfg.FuseScores {
+			v = weight * h.Score / hits[0].Score
+		}
 		c := cands[h.ID]
 		if c == nil {
 			c = &candidate{id: h.ID}

@@ -1,0 +1,45 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mnemo-dev/mnemo/internal/recall"
+)
+
+// devFile is the LoCoMo development file, beside the repository.
+func devFile(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join("..", "..", "..", "shared", "bench", "locomo-dev.json")
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("no LoCoMo development file: %v", err)
+	}
+	return path
+}
+
+// TestLoCoMoDev runs the benchmark on the development file and logs the
+// numbers; the numbers are not asserted (they go to the README).
+func TestLoCoMoDev(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	convs, err := LoadLoCoMo(devFile(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := recall.DefaultConfig()
+	if s := os.Getenv("MNEMO_TUNE"); s != "" {
+		if err := json.Unmarshal([]byte(s), &cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := RunLoCoMo(context.Background(), convs, LoCoMoOptions{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := json.Marshal(r)
+	t.Logf("%s in %v", out, r.Elapsed)
+}
