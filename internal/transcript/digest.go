@@ -1,0 +1,134 @@
+package transcript
+
+import (
+	"context"
+	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+// Options tune a digest. The zero value is ready to use.
+type Options struct {
+	// Redact, when set, is applied to every piece of text the digest keeps
+	// (prompts, prose, tool arguments, errors, results, summaries) before
+	// it is cut to size, so a secret is never cut in half where a pattern
+	// can no longer see it. Callers that leave it nil must redact the
+	// rendered text themselves.
+	Redact func(string) string
+
+	MaxPrompt  int // characters of one user prompt kept; default 6000
+	MaxProse   int // characters of one assistant message kept; default 3000
+	MaxResult  int // characters of a sub-agent report or answer kept; default 1500
+	MaxSummary int // characters of a compaction summary kept; default 8000
+	ErrorLines int // lines of a tool error kept; default 4
+}
+
+func (o Options) withDefaults() Options {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.MaxPrompt, 6000)
+	def(&o.MaxProse, 3000)
+	def(&o.MaxResult, 1500)
+	def(&o.MaxSummary, 8000)
+	def(&o.ErrorLines, 4)
+	if o.Redact == nil {
+		o.Redact = func(s string) string { return s }
+	}
+	return o
+}
+
+// A Digest is the compact, ordered account of a session (or of the part of
+// it read by one job) that an extractor reads. Its text form is [Digest.String];
+// its size is [Digest.Tokens]; [Digest.Chunks] splits it under a budget.
+type Digest struct {
+	Meta  Meta
+	Title string // a legacy summary line's title, when the transcript has one
+	Turns []*Turn
+}
+
+// A TurnKind says what opened a turn.
+type TurnKind int
+
+// Kinds of turns.
+const (
+	TurnPrompt     TurnKind = iota // a person's prompt
+	TurnContinued                  // entries before the first prompt of this part of the transcript
+	TurnCompaction                 // a compaction boundary and its summary
+	TurnAgent                      // the whole conversation of one sub-agent
+)
+
+// A Turn is a person's prompt and everything that followed it up to the next
+// prompt, or one sub-agent's conversation, or a compaction.
+type Turn struct {
+	Index int // 1-based position in the digest
+	Kind  TurnKind
+	Agent string // TurnAgent: the sub-agent's id (agentId, or the first 8 characters of its root uuid)
+	Time  time.Time
+	Items []Item
+}
+
+// An ItemKind says what an item holds.
+type ItemKind int
+
+// Kinds of items.
+const (
+	ItemUser       ItemKind = iota // a prompt (Text)
+	ItemAssistant                  // assistant prose (Text)
+	ItemTool                       // a tool call (Tool)
+	ItemNote                       // an event such as an interruption (Text)
+	ItemCompaction                 // a compaction boundary (Text: trigger and size)
+	ItemSummary                    // the compaction summary (Text)
+)
+
+// An Item is one line (or paragraph) of a turn.
+type Item struct {
+	Kind   ItemKind
+	Text   string
+	Queued bool      // ItemUser: typed while the agent was working
+	Tool   *ToolCall // ItemTool
+}
+
+// An Outcome is how a tool call ended.
+type Outcome int
+
+// Outcomes of tool calls.
+const (
+	OutcomeNone  Outcome = iota // no result in this part of the transcript
+	OutcomeOK                   // a result that is not an error
+	OutcomeError                // a result marked is_error
+)
+
+// A ToolCall is a tool_use paired with its tool_result.
+type ToolCall struct {
+	ID          string
+	Name        string
+	Arg         string // the key argument: a path, a command, a pattern, a URL…
+	Path        string // the file read or written, relative to the session's cwd when inside it
+	Op          FileOp
+	Outcome     Outcome
+	Interrupted bool   // the person stopped the call
+	Error       string // OutcomeError: the first lines of the error
+	Result      string // text worth keeping from a successful result: a sub-agent's report, answers to questions
+	Turn        int    // index of the turn the call belongs to
+
+	thread string // "" for the main chain, else the sub-agent
+	seq    int    // order of the call in the digest
+}
+
+// Build reads r to its end and returns the digest of what it read. It stops
+// early, returning ctx's error, when ctx ends.
+func Build(ctx context.Context, r *Reader, opts Options) (*Digest, error) {
+	b := NewBuilder(opts)
+	if err := b.ReadFrom(ctx, r); err != nil {
+		return nil, err
+	}
+	return b.Digest(), nil
+}
+
+// Tokens returns the estimated size of [Digest.String] in tokens.
+func (d *Digest) Tokens() int {
+	return memory.EstimateTokens(d.String())
+}

@@ -1,0 +1,29 @@
+// Package transcript reads Claude Code session transcripts and turns them
+// into digests for memory extraction.
+//
+// A transcript is a JSONL file under ~/.claude/projects/<project>/, one JSON
+// object per line, appended to while the session runs. Its format is not a
+// documented contract, so a [Reader] is tolerant: lines that are not JSON,
+// lines of unknown types, fields of unexpected types and invalid UTF-8 are
+// skipped or repaired, never fatal. A Reader starts at a byte offset and
+// reports the offset of the end of the last complete line it read
+// ([Reader.Offset]); an unfinished last line (a file still being written) is
+// left for the next read. A session is thus processed incrementally: a
+// PreCompact job and a later SessionEnd job never read the same line twice.
+//
+// A [Digest] is the compact, ordered text of what happened, built by a
+// [Builder] (or [Build]) from entries: user prompts (cleaned of injected
+// context and command wrappers), assistant prose, one line per tool call
+// with its key argument and outcome, the first lines of errors, the files
+// read, edited and created, failed calls and what later fixed them, and
+// compaction summaries. Thinking, progress lines, snapshots and tool output
+// are left out; long texts keep their head and tail. [Digest.String]
+// documents the text format; [Digest.Chunks] splits it under a token budget
+// at turn boundaries.
+//
+// Secrets are not this package's business, but a digest is built to be
+// redacted: [Options.Redact] is applied to every text before it is cut.
+//
+// Non-goals: rebuilding the parentUuid tree of rewinds (entries are taken in
+// file order) and reading spilled tool-result files.
+package transcript
