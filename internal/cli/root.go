@@ -75,6 +75,7 @@ MEMORY.md index.`,
 		newRmCmd(f),
 		newLintCmd(f),
 		newReindexCmd(f),
+		newRecallCmd(f),
 		newVersionCmd(),
 	)
 	return root

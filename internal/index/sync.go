@@ -278,9 +278,6 @@ func (db *DB) apply(ctx context.Context, changes []change, removed []int64) erro
 		return err
 	}
 	defer tx.Rollback()
-	if err := deleteRows(ctx, tx, removed); err != nil {
-		return err
-	}
 	w, err := newWriter(ctx, tx)
 	if err != nil {
 		return err
@@ -291,22 +288,28 @@ func (db *DB) apply(ctx context.Context, changes []change, removed []int64) erro
 			return fmt.Errorf("%s: %w", c.path, err)
 		}
 	}
+	if err := w.flush(ctx, tx); err != nil {
+		return err
+	}
+	if err := deleteRows(ctx, tx, removed); err != nil {
+		return err
+	}
 	return tx.Commit()
 }
 
+// deleteRows deletes memories with their search rows; links and anchors
+// go by cascade.
 func deleteRows(ctx context.Context, tx *sql.Tx, ids []int64) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	stmt, err := tx.PrepareContext(ctx, "DELETE FROM memories WHERE id = ?")
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
-	for _, id := range ids {
-		if _, err := stmt.ExecContext(ctx, id); err != nil {
-			return fmt.Errorf("delete row %d: %w", id, err)
+	for _, table := range []string{"memories_fts", "memories_tri"} {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table+" WHERE rowid IN ("+idList(ids)+")"); err != nil {
+			return fmt.Errorf("delete from %s: %w", table, err)
 		}
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM memories WHERE id IN ("+idList(ids)+")"); err != nil {
+		return fmt.Errorf("delete memories: %w", err)
 	}
 	return nil
 }

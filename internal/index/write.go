@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path"
 	"strings"
 	"time"
@@ -13,6 +14,9 @@ import (
 // writer holds the statements a sync writes rows with.
 type writer struct {
 	upsert, touch, delLinks, addLink, delAnchors, addAnchor *sql.Stmt
+
+	written []int64 // rows whose search entries must be (re)written
+	stale   []int64 // rows whose old search entries must go first
 }
 
 const upsertSQL = `
@@ -80,12 +84,13 @@ func (w *writer) write(ctx context.Context, c change) error {
 	if err != nil {
 		return err
 	}
+	w.written = append(w.written, id)
 	if c.old != nil {
-		if _, err := w.delLinks.ExecContext(ctx, id); err != nil {
-			return err
-		}
-		if _, err := w.delAnchors.ExecContext(ctx, id); err != nil {
-			return err
+		w.stale = append(w.stale, id)
+		for _, s := range []*sql.Stmt{w.delLinks, w.delAnchors} {
+			if _, err := s.ExecContext(ctx, id); err != nil {
+				return err
+			}
 		}
 	}
 	for _, l := range m.Links() {
@@ -96,6 +101,30 @@ func (w *writer) write(ctx context.Context, c change) error {
 	for _, f := range files {
 		if _, err := w.addAnchor.ExecContext(ctx, id, f, path.Dir(f)); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// flush writes the search entries of the rows written, after every other
+// statement of the transaction. Each statement that writes a search table,
+// or that runs after one was written, makes FTS5 flush its pending terms to
+// a new segment; one statement per table for the whole sync keeps a cold
+// build from turning into thousands of tiny segments and their merges.
+func (w *writer) flush(ctx context.Context, tx *sql.Tx) error {
+	if len(w.written) == 0 {
+		return nil
+	}
+	for _, table := range []string{"memories_fts", "memories_tri"} {
+		if len(w.stale) > 0 {
+			if _, err := tx.ExecContext(ctx, "DELETE FROM "+table+" WHERE rowid IN ("+idList(w.stale)+")"); err != nil {
+				return fmt.Errorf("unindex: %w", err)
+			}
+		}
+		_, err := tx.ExecContext(ctx, "INSERT INTO "+table+" (rowid, name, description, body, tags, files) "+
+			"SELECT id, name, description, body, tags, files FROM memories WHERE id IN ("+idList(w.written)+")")
+		if err != nil {
+			return fmt.Errorf("index: %w", err)
 		}
 	}
 	return nil

@@ -31,7 +31,7 @@ func (e *Engine) boost(c *candidate, now time.Time) float64 {
 	}
 	if d.Recalls > 0 {
 		v := min(1+e.cfg.HistoryBoost*math.Log2(1+float64(d.Recalls)), e.cfg.HistoryMax)
-		add("history", v, fmt.Sprintf("recalled %d times", d.Recalls))
+		add("history", v, fmt.Sprintf("recalled %d×, last %s", d.Recalls, d.LastRecalled.Format(time.DateOnly)))
 	}
 	if e.cfg.Suspect != nil {
 		if reason, ok := e.cfg.Suspect(d.Key); ok {

@@ -34,17 +34,17 @@ type Result struct {
 // Why says how a result got its score: relevance (the sum of the fused
 // lists and links) times the product of the boosts.
 type Why struct {
-	Terms     []string // query words the memory contains
-	Relevance []Part   // one per list the memory was found in, and per link
-	Boosts    []Part   // each factor other than 1
-	Suspect   string   // why the memory is suspect; empty when it is not
+	Terms     []string `json:"terms"`             // query words the memory contains
+	Relevance []Part   `json:"relevance"`         // one per list the memory was found in, and per link
+	Boosts    []Part   `json:"boosts"`            // each factor other than 1
+	Suspect   string   `json:"suspect,omitempty"` // why the memory is suspect; empty when it is not
 }
 
 // A Part is one term of a score.
 type Part struct {
-	Name   string  // "words", "substrings", "files", "link", "type", "recency", ...
-	Value  float64 // a relevance term, or a factor
-	Detail string  // "rank 3", "from auth-moved", "updated 2026-11-02"
+	Name   string  `json:"name"`   // "words", "substrings", "files", "link", "type", "recency", ...
+	Value  float64 `json:"value"`  // a relevance term, or a factor
+	Detail string  `json:"detail"` // "rank 3", "from auth-moved", "updated 2026-11-02"
 }
 
 // An Engine answers queries from an index.
@@ -149,7 +149,7 @@ func (e *Engine) fuse(cands map[int64]*candidate, name string, weight float64, h
 			cands[h.ID] = c
 		}
 		c.rel += v
-		c.why.Relevance = append(c.why.Relevance, Part{Name: name, Value: v, Detail: fmt.Sprintf("rank %d", i+1)})
+		c.why.Relevance = append(c.why.Relevance, Part{Name: name, Value: v, Detail: fmt.Sprintf("rank %d, score %.3g", i+1, h.Score)})
 	}
 }
 
