@@ -14,7 +14,7 @@ import (
 // problem for each value it cannot read.
 func (s *source) decode(path string) Header {
 	h := Header{Confidence: DefaultConfidence, Status: StatusActive}
-	s.keys = make(map[string]*yaml.Node)
+	s.keys = make(map[string]int)
 	s.updatedKey = "updated"
 	d := decoder{path: path, src: s}
 	n := s.node
@@ -24,7 +24,7 @@ func (s *source) decode(path string) Header {
 			d.problem(k, k.Value, errors.New("appears twice in the header"))
 			continue
 		}
-		s.keys[k.Value] = k
+		s.keys[k.Value] = k.Line + 1
 		d.field(&h, k.Value, v)
 	}
 	if h.Type == "" {
@@ -32,10 +32,11 @@ func (s *source) decode(path string) Header {
 			if v := mapValue(md, "type"); v != nil {
 				h.Type = Type(d.str(v, "metadata.type"))
 				s.typeInMetadata = true
+				s.keys["metadata.type"] = v.Line + 1
 			}
 		}
 	}
-	if _, ok := s.keys["updated"]; !ok {
+	if _, ok := s.keys["updated"]; !ok && s.keys["modified"] > 0 {
 		if v := mapValue(n, "modified"); v != nil {
 			h.Updated = d.time(v, "modified")
 			s.updatedKey = "modified"

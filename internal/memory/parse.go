@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -17,12 +18,14 @@ import (
 // only what changed.
 type source struct {
 	open, header, close []byte // the opening line, the YAML text, the closing line
-	node                *yaml.Node
-	parsed              Header                // the header as parsed, to see what changed
-	keys                map[string]*yaml.Node // top-level key name → its key node
-	typeInMetadata      bool                  // type: lives under metadata:
-	updatedKey          string                // "updated", or Claude Code's "modified"
-	problems            []*ParseError         // field values that could not be read
+	parsed              Header         // the header as parsed, to see what changed
+	keys                map[string]int // header key → its line in the file ("metadata.type" too)
+	typeInMetadata      bool           // type: lives under metadata:
+	updatedKey          string         // "updated", or Claude Code's "modified"
+	problems            []*ParseError  // field values that could not be read
+
+	nodeOnce sync.Once
+	node     *yaml.Node // the header's mapping; parsed on first need by nodeOf
 }
 
 // Parse reads a memory file. path is used only in errors. It fails when the
@@ -44,24 +47,53 @@ func Parse(path string, data []byte) (*Memory, error) {
 	if !ok {
 		return nil, perr(1, errors.New("header is not closed: no '---' line after the first"))
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(header, &doc); err != nil {
-		line, msg := yamlErrorLine(err, header)
-		if line > 0 {
-			line++ // the opening --- line
-		}
-		return nil, perr(line, fmt.Errorf("invalid YAML: %s", msg))
-	}
-	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, perr(2, errors.New("header is not a YAML mapping of keys to values"))
-	}
-	src := &source{open: open, header: header, close: closing, node: doc.Content[0]}
+	src := &source{open: open, header: header, close: closing}
 	m := &Memory{Body: string(body), src: src}
-	m.Header = src.decode(path)
+	if h, keys, inMeta, updatedKey, ok := fastDecode(string(header)); ok {
+		src.keys, src.typeInMetadata, src.updatedKey = keys, inMeta, updatedKey
+		m.Header = h
+	} else if err := src.decodeYAML(path, m); err != nil {
+		return nil, err
+	}
 	src.parsed = m.Header
 	src.parsed.Tags = append([]string(nil), m.Tags...)
 	src.parsed.Anchors.Files = append([]FileAnchor(nil), m.Anchors.Files...)
 	return m, nil
+}
+
+// decodeYAML reads the header with the YAML parser: the general path, and
+// the one that explains what is wrong with a header.
+func (src *source) decodeYAML(path string, m *Memory) error {
+	perr := func(line int, err error) error { return &ParseError{Path: path, Line: line, Err: err} }
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src.header, &doc); err != nil {
+		line, msg := yamlErrorLine(err, src.header)
+		if line > 0 {
+			line++ // the opening --- line
+		}
+		return perr(line, fmt.Errorf("invalid YAML: %s", msg))
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return perr(2, errors.New("header is not a YAML mapping of keys to values"))
+	}
+	src.node = doc.Content[0]
+	src.nodeOnce.Do(func() {})
+	m.Header = src.decode(path)
+	return nil
+}
+
+// nodeOf returns the header's YAML mapping, parsing it on first use when
+// the fast path read the fields.
+func (src *source) nodeOf() *yaml.Node {
+	src.nodeOnce.Do(func() {
+		var doc yaml.Node
+		if err := yaml.Unmarshal(src.header, &doc); err != nil || len(doc.Content) == 0 {
+			// fastDecode accepts only headers YAML reads (FuzzFastDecode).
+			panic(fmt.Sprintf("memory: header the fast path read is not YAML: %v", err))
+		}
+		src.node = doc.Content[0]
+	})
+	return src.node
 }
 
 // cutLine splits data after its first newline.

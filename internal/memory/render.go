@@ -28,7 +28,7 @@ func (m *Memory) Render() []byte {
 	var old Header
 	updatedKey, typeInMetadata := "updated", false
 	if m.src != nil {
-		node = deepCopy(m.src.node)
+		node = deepCopy(m.src.nodeOf())
 		old = m.src.parsed
 		updatedKey, typeInMetadata = m.src.updatedKey, m.src.typeInMetadata
 	} else {

@@ -117,13 +117,11 @@ func (m *Memory) Line(field string) int {
 	if m.src == nil {
 		return 0
 	}
-	if k, ok := m.src.keys[field]; ok {
-		return k.Line + 1
-	}
 	if field == "type" && m.src.typeInMetadata {
-		if v := mapValue(mapValue(m.src.node, "metadata"), "type"); v != nil {
-			return v.Line + 1
-		}
+		field = "metadata.type"
+	}
+	if l, ok := m.src.keys[field]; ok {
+		return l
 	}
 	return 1
 }

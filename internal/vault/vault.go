@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -62,14 +61,6 @@ type fileStat struct {
 	size  int64
 	mtime time.Time
 	ino   uint64
-}
-
-func statOf(fi fs.FileInfo) fileStat {
-	st := fileStat{size: fi.Size(), mtime: fi.ModTime()}
-	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-		st.ino = sys.Ino
-	}
-	return st
 }
 
 // Open opens the vault in dir. lockFile is the cross-process writer lock;
@@ -182,30 +173,39 @@ func (v *Vault) Load(name string) (*memory.Memory, error) {
 }
 
 func (v *Vault) load(name string) (*memory.Memory, error) {
-	fi, err := os.Lstat(v.Path(name))
-	cacheable := err == nil && fi.Mode().IsRegular()
-	if cacheable {
-		v.cacheMu.Lock()
-		c, ok := v.cache[name]
-		v.cacheMu.Unlock()
-		if ok && c.stat == statOf(fi) {
+	path := v.Path(name)
+	v.cacheMu.Lock()
+	c, cachedBefore := v.cache[name]
+	v.cacheMu.Unlock()
+	var data []byte
+	var st fileStat
+	var err error
+	if cachedBefore {
+		// A stat tells whether the cached parse still holds.
+		fi, err := os.Lstat(path)
+		if err == nil && fi.Mode().IsRegular() && statOf(fi) == c.stat {
 			return c.m.Clone(), nil
 		}
 	}
-	data, err := v.readFile(name+".md", fi, err)
+	data, st, err = readPlain(path)
 	if err != nil {
-		return nil, err
+		// A symlink, an odd file, a race: read it the careful way, uncached.
+		data, err = v.ReadFile(name + ".md")
+		if err != nil {
+			return nil, err
+		}
+		st = fileStat{}
 	}
 	m, err := memory.Parse(v.rel(name+".md"), data)
 	if err != nil {
 		return nil, fmt.Errorf("vault: %w", err)
 	}
-	if cacheable && int64(len(data)) == fi.Size() {
+	if st != (fileStat{}) {
 		v.cacheMu.Lock()
 		if v.cache == nil {
 			v.cache = make(map[string]cached)
 		}
-		v.cache[name] = cached{stat: statOf(fi), m: m.Clone()}
+		v.cache[name] = cached{stat: st, m: m.Clone()}
 		v.cacheMu.Unlock()
 	}
 	return m, nil
