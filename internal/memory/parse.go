@@ -17,7 +17,7 @@ import (
 // source is what a memory was parsed from, kept so that rendering changes
 // only what changed.
 type source struct {
-	open, header, close []byte // the opening line, the YAML text, the closing line
+	open, header, close []byte         // the opening line, the YAML text, the closing line
 	parsed              Header         // the header as parsed, to see what changed
 	keys                map[string]int // header key → its line in the file ("metadata.type" too)
 	typeInMetadata      bool           // type: lives under metadata:

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
@@ -130,7 +131,7 @@ func TestKilledWriter(t *testing.T) {
 	unlock()
 	des, _ := os.ReadDir(dir)
 	for _, de := range des {
-		if isTemp(de.Name()) {
+		if atomicfile.IsTemp(de.Name()) {
 			t.Errorf("temp file %s survived the sweep", de.Name())
 		}
 	}

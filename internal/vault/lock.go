@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 )
 
 // lockRetry is how often a waiting writer tries the lock again.
@@ -47,7 +49,7 @@ func (v *Vault) sweepLocked() {
 		return
 	}
 	for _, e := range entries {
-		if isTemp(e.Name()) {
+		if atomicfile.IsTemp(e.Name()) {
 			os.Remove(filepath.Join(v.Dir, e.Name()))
 		}
 	}

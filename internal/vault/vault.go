@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
@@ -99,7 +100,7 @@ func Create(dir string) (created bool, err error) {
 	if _, err := os.Lstat(index); err == nil {
 		return false, nil
 	}
-	if err := WriteFile(index, RenderIndex(nil, nil), 0o644); err != nil {
+	if err := atomicfile.WriteFile(index, RenderIndex(nil, nil), 0o644); err != nil {
 		return false, fmt.Errorf("vault: %w", err)
 	}
 	return true, nil
@@ -302,7 +303,7 @@ func (v *Vault) WriteLocked(m *memory.Memory, force bool) error {
 	if _, err := os.Lstat(path); err == nil && !force {
 		return fmt.Errorf("vault: %w", &FileError{Path: v.rel(file), Err: ErrExists})
 	}
-	if err := WriteFile(path, m.Render(), 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, m.Render(), 0o644); err != nil {
 		return fmt.Errorf("vault: %w", err)
 	}
 	return nil
@@ -337,7 +338,7 @@ func (v *Vault) RemoveLocked(name string) error {
 	if err := os.Remove(v.Path(name)); err != nil {
 		return fmt.Errorf("vault: %w", err)
 	}
-	if err := syncDir(v.Dir); err != nil {
+	if err := atomicfile.SyncDir(v.Dir); err != nil {
 		return fmt.Errorf("vault: remove %s: sync folder: %w", name, err)
 	}
 	return nil
@@ -366,7 +367,7 @@ func (v *Vault) ReindexLocked() error {
 	if string(next) == string(old) {
 		return nil
 	}
-	if err := WriteFile(path, next, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, next, 0o644); err != nil {
 		return fmt.Errorf("vault: %w", err)
 	}
 	return nil

@@ -1,4 +1,6 @@
-package vault
+// Package atomicfile writes files so that readers see the old content or
+// the new, never a torn file, even when the writer is killed mid-write.
+package atomicfile
 
 import (
 	"errors"
@@ -9,8 +11,8 @@ import (
 )
 
 // WriteFile writes data to path atomically: readers see the old content or
-// the new, never a torn file, and a crash leaves at most a dotted .tmp file
-// that [Vault.Lock] sweeps. It refuses to replace anything but a regular
+// the new, never a torn file, and a crash leaves at most a dotted temp file
+// (see [IsTemp]) for the owner of the folder to sweep. It refuses to replace anything but a regular
 // file, so a symlink cannot redirect a write out of the vault.
 func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
@@ -49,14 +51,14 @@ func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 		return fmt.Errorf("write %s: rename: %w", base, err)
 	}
 	renamed = true
-	if err = syncDir(dir); err != nil {
+	if err = SyncDir(dir); err != nil {
 		return fmt.Errorf("write %s: sync folder: %w", base, err)
 	}
 	return nil
 }
 
-// syncDir makes a rename in dir durable.
-func syncDir(dir string) error {
+// SyncDir makes a rename or removal in dir durable.
+func SyncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err
@@ -68,7 +70,7 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// isTemp reports whether a file name is one of WriteFile's temp files.
-func isTemp(name string) bool {
+// IsTemp reports whether a file name is one of WriteFile's temp files.
+func IsTemp(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp")
 }
