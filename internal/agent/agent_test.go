@@ -1,0 +1,257 @@
+package agent
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		os.WriteFile(path, got, 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s differs (go test -update if right):\n%s", name, got)
+	}
+}
+
+func options(t *testing.T, scope string) Options {
+	root, home := t.TempDir(), t.TempDir()
+	return Options{
+		Binary: "/opt/my tools/mnemo", Root: root, VaultDir: filepath.Join(root, ".memory"), Shared: true,
+		Scope: scope, Home: home, ClaudeHome: filepath.Join(home, ".claude"),
+	}
+}
+
+func read(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func actions(cs []Change) string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, filepath.Base(c.Path)+":"+c.Action)
+	}
+	return strings.Join(out, " ")
+}
+
+// TestClaudeCodeRoundTrip merges into a settings.json that has other hooks
+// and permissions, is idempotent, and uninstalls back to the same bytes.
+func TestClaudeCodeRoundTrip(t *testing.T) {
+	o := options(t, "project")
+	orig := read(t, "testdata/settings.json")
+	settings := filepath.Join(o.Root, ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(settings), 0o755)
+	os.WriteFile(settings, orig, 0o644)
+
+	cs, err := Install("claude-code", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := actions(cs); got != "settings.json:updated .mcp.json:created settings.local.json:created" {
+		t.Errorf("Install = %s", got)
+	}
+	golden(t, "settings.installed.json", read(t, settings))
+	golden(t, "mcp.installed.json", read(t, filepath.Join(o.Root, ".mcp.json")))
+	local := string(read(t, filepath.Join(o.Root, ".claude", "settings.local.json")))
+	if want := `"autoMemoryDirectory": "` + o.VaultDir + `"`; !strings.Contains(local, want) {
+		t.Errorf("settings.local.json = %s, want %s", local, want)
+	}
+	if got := string(read(t, settings+".bak")); got != string(orig) {
+		t.Errorf("settings.json.bak is not the original")
+	}
+
+	cs, err = Install("claude-code", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := actions(cs); got != "settings.json:unchanged .mcp.json:unchanged settings.local.json:unchanged" {
+		t.Errorf("second Install = %s, want all unchanged", got)
+	}
+
+	// A binary that moved: the handlers are updated in place.
+	o2 := o
+	o2.Binary = "/usr/local/bin/mnemo"
+	if _, err := Install("claude-code", o2); err != nil {
+		t.Fatal(err)
+	}
+	if s := string(read(t, settings)); strings.Contains(s, "my tools") || strings.Count(s, "/usr/local/bin/mnemo hook") != 4 {
+		t.Errorf("after moving the binary, settings.json =\n%s", s)
+	}
+
+	cs, err = Uninstall("claude-code", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := actions(cs); got != "settings.json:updated .mcp.json:removed settings.local.json:removed" {
+		t.Errorf("Uninstall = %s", got)
+	}
+	if got := read(t, settings); string(got) != string(orig) {
+		t.Errorf("Uninstall did not restore settings.json:\n%s", got)
+	}
+}
+
+func TestClaudeCodeScopes(t *testing.T) {
+	for _, scope := range []string{"local", "user"} {
+		t.Run(scope, func(t *testing.T) {
+			o := options(t, scope)
+			appState := filepath.Join(o.Home, ".claude.json")
+			orig := "{\n  \"numStartups\": 3,\n  \"projects\": {\n    \"/other\": {\n      \"allowedTools\": []\n    }\n  }\n}\n"
+			os.WriteFile(appState, []byte(orig), 0o644)
+			if _, err := Install("claude-code", o); err != nil {
+				t.Fatal(err)
+			}
+			state := string(read(t, appState))
+			want := `"mnemo": {`
+			if !strings.Contains(state, want) || !strings.Contains(state, `"/other"`) {
+				t.Errorf("~/.claude.json =\n%s", state)
+			}
+			if scope == "local" && !strings.Contains(state, `"`+o.Root+`": {`) {
+				t.Errorf("local scope: no projects entry for the root:\n%s", state)
+			}
+			settings := filepath.Join(o.Root, ".claude", "settings.local.json")
+			if scope == "user" {
+				settings = filepath.Join(o.ClaudeHome, "settings.json")
+			}
+			if !strings.Contains(string(read(t, settings)), "hook session-start") {
+				t.Errorf("%s has no hooks", settings)
+			}
+			if _, err := Uninstall("claude-code", o); err != nil {
+				t.Fatal(err)
+			}
+			if got := string(read(t, appState)); got != orig {
+				t.Errorf("Uninstall left ~/.claude.json =\n%s", got)
+			}
+		})
+	}
+}
+
+func TestOtherAgentsRoundTrip(t *testing.T) {
+	tests := []struct {
+		agent string
+		files map[string]string // path under the root → original content ("" = absent)
+	}{
+		{"codex", map[string]string{
+			".codex/config.toml": "model = \"o3\"\n\n[mcp_servers.other]\ncommand = \"x\"\n",
+			".codex/hooks.json":  "",
+		}},
+		{"gemini", map[string]string{".gemini/settings.json": "{\n  \"theme\": \"dark\"\n}\n"}},
+		{"cursor", map[string]string{".cursor/mcp.json": "", ".cursor/hooks.json": "{\n  \"version\": 1,\n  \"hooks\": {\n    \"stop\": [\n      {\n        \"command\": \"./audit.sh\"\n      }\n    ]\n  }\n}\n"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.agent, func(t *testing.T) {
+			o := options(t, "project")
+			for f, content := range tt.files {
+				if content != "" {
+					p := filepath.Join(o.Root, f)
+					os.MkdirAll(filepath.Dir(p), 0o755)
+					os.WriteFile(p, []byte(content), 0o644)
+				}
+			}
+			if _, err := Install(tt.agent, o); err != nil {
+				t.Fatal(err)
+			}
+			for f := range tt.files {
+				golden(t, tt.agent+"."+strings.ReplaceAll(filepath.Base(f), ".", "-")+".installed", read(t, filepath.Join(o.Root, f)))
+			}
+			cs, err := Install(tt.agent, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range cs {
+				if c.Action != "unchanged" {
+					t.Errorf("second Install changed %s: %s", c.Path, c.Action)
+				}
+			}
+			if _, err := Uninstall(tt.agent, o); err != nil {
+				t.Fatal(err)
+			}
+			for f, content := range tt.files {
+				got, err := os.ReadFile(filepath.Join(o.Root, f))
+				if content == "" {
+					if err == nil {
+						t.Errorf("Uninstall left %s, which Install created:\n%s", f, got)
+					}
+					continue
+				}
+				if string(got) != content {
+					t.Errorf("Uninstall left %s =\n%s\nwant\n%s", f, got, content)
+				}
+			}
+		})
+	}
+}
+
+func TestRefusesBrokenJSON(t *testing.T) {
+	o := options(t, "project")
+	settings := filepath.Join(o.Root, ".claude", "settings.json")
+	os.MkdirAll(filepath.Dir(settings), 0o755)
+	os.WriteFile(settings, []byte("{\"hooks\": "), 0o644)
+	if _, err := Install("claude-code", o); err == nil || !strings.Contains(err.Error(), "settings.json: invalid JSON") {
+		t.Errorf("Install over broken JSON = %v, want an error naming the file", err)
+	}
+	if got := string(read(t, settings)); got != "{\"hooks\": " {
+		t.Errorf("the broken file was changed: %q", got)
+	}
+	os.WriteFile(settings, []byte(`{"hooks": []}`), 0o644)
+	if _, err := Install("claude-code", o); err == nil || !strings.Contains(err.Error(), `"hooks" is not an object`) {
+		t.Errorf("Install over hooks of the wrong type = %v", err)
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	for _, in := range []string{
+		"{}\n", "{\n  \"a\": [],\n  \"b\": {},\n  \"c\": null,\n  \"d\": 1e3,\n  \"e\": \"\\u003c\"\n}\n",
+	} {
+		o, err := parseJSON([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(formatJSON(o)); in != "{}\n" && got != strings.ReplaceAll(in, `\u003c`, "<") {
+			t.Errorf("formatJSON(parseJSON(%q)) = %q", in, got)
+		}
+	}
+}
+
+func TestIsMnemoHook(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		want bool
+	}{
+		{"mnemo hook session-start", true},
+		{"/usr/bin/mnemo hook stop", true},
+		{"'/opt/my tools/mnemo' hook session-end --agent cursor", true},
+		{`'/it'\''s/mnemo' hook x`, true},
+		{"mnemo recall x", false},
+		{"echo mnemo hook", false},
+		{"/opt/mnemo-old hook x", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		h := newObject()
+		h.set("command", tt.cmd)
+		if got := isMnemoHook(h); got != tt.want {
+			t.Errorf("isMnemoHook(%q) = %v, want %v", tt.cmd, got, tt.want)
+		}
+		if tt.want {
+			if w, _ := firstWord(shellQuote("/a b/it's/mnemo") + " hook x"); w != "/a b/it's/mnemo" {
+				t.Errorf("firstWord(shellQuote(...)) = %q", w)
+			}
+		}
+	}
+}

@@ -1,0 +1,170 @@
+package agent
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Codex reads Claude-Code-shaped hooks from .codex/hooks.json and MCP
+// servers from config.toml.
+var codexHooks = []hookSpec{
+	{"SessionStart", "startup|resume|clear", "session-start", 5},
+	{"UserPromptSubmit", "", "user-prompt-submit", 3},
+	{"PreCompact", "", "pre-compact", 5},
+	{"SessionEnd", "", "session-end", 3},
+}
+
+// Gemini CLI's events, mapped onto mnemo's hooks; its timeouts are in milliseconds.
+var geminiHooks = []hookSpec{
+	{"SessionStart", "startup|resume|clear", "session-start", 5000},
+	{"BeforeAgent", "", "user-prompt-submit", 3000},
+	{"PreCompress", "", "pre-compact", 5000},
+	{"SessionEnd", "", "session-end", 3000},
+}
+
+// Cursor's camelCase events.
+var cursorHooks = []hookSpec{
+	{"sessionStart", "", "session-start", 0},
+	{"beforeSubmitPrompt", "", "user-prompt-submit", 0},
+	{"preCompact", "", "pre-compact", 0},
+	{"sessionEnd", "", "session-end", 0},
+}
+
+// dotDir returns the agent's folder: in the project, or in the home folder
+// for the user scope.
+func (o Options) dotDir(name string) string {
+	if o.Scope == "user" {
+		return filepath.Join(o.Home, name)
+	}
+	return filepath.Join(o.Root, name)
+}
+
+func codex(o Options, add bool) ([]Change, error) {
+	dir := o.dotDir(".codex")
+	c1, err := editFile(filepath.Join(dir, "config.toml"), func(old []byte) ([]byte, error) {
+		return setTOMLServer(old, o.Binary, add), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	c2, err := editJSONFile(filepath.Join(dir, "hooks.json"), func(s *object) error {
+		return setHooks(s, codexHooks, o.Binary, []string{"--agent", "codex"}, add)
+	})
+	return []Change{c1, c2}, err
+}
+
+func gemini(o Options, add bool) ([]Change, error) {
+	c, err := editJSONFile(filepath.Join(o.dotDir(".gemini"), "settings.json"), func(s *object) error {
+		if err := setServer(s, stdioServer(o.Binary, false), add); err != nil {
+			return err
+		}
+		return setHooks(s, geminiHooks, o.Binary, []string{"--agent", "gemini"}, add)
+	})
+	return []Change{c}, err
+}
+
+func cursor(o Options, add bool) ([]Change, error) {
+	dir := o.dotDir(".cursor")
+	c1, err := editJSONFile(filepath.Join(dir, "mcp.json"), func(s *object) error {
+		return setServer(s, stdioServer(o.Binary, false), add)
+	})
+	if err != nil {
+		return nil, err
+	}
+	c2, err := editJSONFile(filepath.Join(dir, "hooks.json"), func(s *object) error {
+		return setFlatHooks(s, cursorHooks, o.Binary, []string{"--agent", "cursor"}, add)
+	})
+	return []Change{c1, c2}, err
+}
+
+// setFlatHooks is setHooks for Cursor's shape: {"version":1,"hooks":{"event":[{"command":…}]}}.
+func setFlatHooks(settings *object, specs []hookSpec, binary string, extra []string, add bool) error {
+	hooks, err := settings.obj("hooks")
+	if err != nil {
+		return err
+	}
+	for _, event := range append([]string(nil), hooks.keys...) {
+		list, ok := hooks.vals[event].([]any)
+		if !ok {
+			continue
+		}
+		var rest []any
+		for _, h := range list {
+			if !isMnemoHook(h) {
+				rest = append(rest, h)
+			}
+		}
+		if len(rest) == 0 {
+			hooks.del(event)
+		} else {
+			hooks.vals[event] = rest
+		}
+	}
+	if add {
+		if _, ok := settings.vals["version"]; !ok {
+			settings.set("version", 1)
+		}
+		for _, s := range specs {
+			h := newObject()
+			h.set("command", strings.Join(append([]string{shellQuote(binary), "hook", s.command}, extra...), " "))
+			list, _ := hooks.vals[s.event].([]any)
+			hooks.set(s.event, append(list, h))
+		}
+	}
+	if len(hooks.keys) == 0 {
+		settings.del("hooks")
+		if v, ok := settings.vals["version"]; ok && len(settings.keys) == 1 && isOne(v) {
+			settings.del("version") // only mnemo's hooks were here
+		}
+	}
+	return nil
+}
+
+// setTOMLServer removes the [mcp_servers.mnemo] table (and its subtables)
+// from a TOML text and, with add, appends it again. The rest of the text is
+// kept byte for byte: TOML tables end where the next table header starts.
+func setTOMLServer(old []byte, binary string, add bool) []byte {
+	header := "[mcp_servers." + ServerName
+	var out []string
+	skipping := false
+	for line := range strings.Lines(string(old)) {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "[") {
+			skipping = t == header+"]" || strings.HasPrefix(t, header+".")
+		}
+		if !skipping {
+			out = append(out, line)
+		}
+	}
+	text := strings.Join(out, "")
+	if add {
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		if text != "" && !strings.HasSuffix(text, "\n\n") {
+			text += "\n"
+		}
+		text += header + "]\ncommand = " + strconv.Quote(binary) + "\nargs = [\"mcp\"]\n"
+	} else {
+		text = strings.TrimRight(text, "\n")
+		if text != "" {
+			text += "\n"
+		}
+	}
+	if text == "" {
+		return nil
+	}
+	return []byte(text)
+}
+
+func isOne(v any) bool {
+	switch n := v.(type) {
+	case int:
+		return n == 1
+	case json.Number:
+		return n.String() == "1"
+	}
+	return false
+}
