@@ -41,12 +41,21 @@ type Doc struct {
 // Docs returns the memories with the given ids, in no particular order;
 // ids not in the index are left out.
 func (db *DB) Docs(ctx context.Context, ids []int64) ([]Doc, error) {
+	return db.docs(ctx, ids, "m.body")
+}
+
+// Heads is [DB.Docs] without the bodies, which ranking does not need.
+func (db *DB) Heads(ctx context.Context, ids []int64) ([]Doc, error) {
+	return db.docs(ctx, ids, "''")
+}
+
+func (db *DB) docs(ctx context.Context, ids []int64, body string) ([]Doc, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
 	rows, err := db.sql.QueryContext(ctx, `
 		SELECT m.id, m.source, m.name, m.path, m.description, m.type, m.confidence,
-			m.status, m.superseded_by, m.created, m.updated, m.tags, m.files, m.body,
+			m.status, m.superseded_by, m.created, m.updated, m.tags, m.files, `+body+`,
 			coalesce(r.times, 0), coalesce(r.last, '')
 		FROM memories m LEFT JOIN recall_stats r ON r.source = m.source AND r.name = m.name
 		WHERE m.id IN (`+idList(ids)+`)`)

@@ -78,3 +78,11 @@ CREATE TABLE injections (
 	at      TEXT NOT NULL,                   -- RFC 3339 UTC
 	PRIMARY KEY (session, source, name)
 ) WITHOUT ROWID;
+
+-- For each source, the name, row, size and mtime of every file, packed in
+-- one blob: a no-change sync reads this one row instead of a row per file.
+-- Rewritten from memories by every sync that writes.
+CREATE TABLE manifests (
+	source TEXT PRIMARY KEY,
+	data   BLOB NOT NULL
+) WITHOUT ROWID;

@@ -5,13 +5,9 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -95,7 +91,7 @@ func (db *DB) Sync(ctx context.Context, sources ...Source) (SyncStats, error) {
 		}
 	}
 	st.Removed = len(removed)
-	if err := db.apply(ctx, changes, removed); err != nil {
+	if err := db.apply(ctx, sources, changes, removed); err != nil {
 		return SyncStats{Problems: st.Problems}, fmt.Errorf("index: sync: %w", err)
 	}
 	return st, nil
@@ -129,6 +125,9 @@ func (db *DB) diff(ctx context.Context, src Source) (changes []change, removed [
 	for _, old := range known {
 		removed = append(removed, old.id)
 	}
+	if err := db.storedHashes(ctx, todo); err != nil {
+		return nil, nil, 0, nil, err
+	}
 	changes, bad := load(ctx, todo)
 	for _, b := range bad {
 		if b.old != nil {
@@ -137,79 +136,6 @@ func (db *DB) diff(ctx context.Context, src Source) (changes []change, removed [
 		problems = append(problems, b.err)
 	}
 	return changes, removed, unchanged, problems, nil
-}
-
-// storedFiles returns the stat and hash of every file of a source, by name.
-func (db *DB) storedFiles(ctx context.Context, source string) (map[string]stored, error) {
-	rows, err := db.sql.QueryContext(ctx,
-		"SELECT name, id, size, mtime, hash FROM memories INDEXED BY memories_stat WHERE source = ?", source)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := make(map[string]stored)
-	for rows.Next() {
-		var name string
-		var s stored
-		if err := rows.Scan(&name, &s.id, &s.size, &s.mtime, &s.hash); err != nil {
-			return nil, err
-		}
-		out[name] = s
-	}
-	return out, rows.Err()
-}
-
-// walk lists the memory files of a folder with their size and mtime. A
-// symlink counts when it leads to a regular file inside the folder.
-func walk(source, dir string) (files []seen, problems []error, err error) {
-	des, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, de := range des {
-		n := de.Name()
-		if !strings.HasSuffix(n, ".md") || strings.HasPrefix(n, ".") || strings.EqualFold(n, "MEMORY.md") {
-			continue
-		}
-		path := filepath.Join(dir, n)
-		fi, err := de.Info()
-		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			fi, err = followLink(dir, path)
-		}
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // removed while we looked
-		}
-		if err != nil {
-			problems = append(problems, fmt.Errorf("%s: %w", path, err))
-			continue
-		}
-		if !fi.Mode().IsRegular() {
-			problems = append(problems, fmt.Errorf("%s: not a regular file", path))
-			continue
-		}
-		files = append(files, seen{source: source, name: strings.TrimSuffix(n, ".md"), path: path,
-			size: fi.Size(), mtime: fi.ModTime().UnixNano()})
-	}
-	return files, problems, nil
-}
-
-// followLink stats the target of a symlink, refusing one outside dir.
-func followLink(dir, path string) (fs.FileInfo, error) {
-	target, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return nil, fmt.Errorf("broken symlink: %w", err)
-	}
-	root, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return nil, err
-	}
-	if r, err := filepath.Rel(root, target); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return nil, errors.New("symlink points outside the vault: refused")
-	}
-	return os.Stat(target)
 }
 
 // failed is a file that could not be loaded.
@@ -272,7 +198,7 @@ func loadOne(c *change) error {
 }
 
 // apply writes the changes and deletions in one transaction.
-func (db *DB) apply(ctx context.Context, changes []change, removed []int64) error {
+func (db *DB) apply(ctx context.Context, sources []Source, changes []change, removed []int64) error {
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -292,6 +218,9 @@ func (db *DB) apply(ctx context.Context, changes []change, removed []int64) erro
 		return err
 	}
 	if err := deleteRows(ctx, tx, removed); err != nil {
+		return err
+	}
+	if err := writeManifests(ctx, tx, sources); err != nil {
 		return err
 	}
 	return tx.Commit()

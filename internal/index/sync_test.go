@@ -134,3 +134,23 @@ func TestSyncSources(t *testing.T) {
 		t.Errorf("Sync(missing folder) = %+v, %v; want 1 removed", st, err)
 	}
 }
+
+func TestSyncDamagedManifest(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	dir := t.TempDir()
+	writeFile(t, dir, "a.md", memFile("a", "first", "x"))
+	writeFile(t, dir, "b.md", memFile("b", "second", "x"))
+	if _, err := db.Sync(ctx, Source{"project", dir}); err != nil {
+		t.Fatal(err)
+	}
+	for _, data := range []string{"\xff\xff\xff", ""} {
+		if _, err := db.sql.Exec("UPDATE manifests SET data = ?", []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+		st, err := db.Sync(ctx, Source{"project", dir})
+		if err != nil || st.Unchanged != 2 || st.Changed() {
+			t.Errorf("Sync with manifest %q = %+v, %v; want 2 unchanged", data, st, err)
+		}
+	}
+}

@@ -71,7 +71,7 @@ func (e *Engine) nameLinks(ctx context.Context, cands map[int64]*candidate, link
 		}
 	}
 	slices.Sort(ids)
-	docs, err := e.db.Docs(ctx, slices.Compact(ids))
+	docs, err := e.db.Heads(ctx, slices.Compact(ids))
 	if err != nil {
 		return err
 	}

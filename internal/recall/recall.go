@@ -90,7 +90,6 @@ func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
 			continue
 		}
 		score := c.rel * e.boost(c, q.Now)
-		c.why.Terms = matchedTerms(terms, c.doc)
 		results = append(results, Result{Doc: *c.doc, Score: score, Why: c.why})
 	}
 	slices.SortFunc(results, func(a, b Result) int {
@@ -105,7 +104,31 @@ func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
 	if len(results) > limit {
 		results = results[:limit]
 	}
+	if err := e.fill(ctx, results, terms); err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
 	return results, nil
+}
+
+// fill loads the bodies of the results and says which terms each matched.
+func (e *Engine) fill(ctx context.Context, results []Result, terms []string) error {
+	ids := make([]int64, len(results))
+	for i, r := range results {
+		ids[i] = r.ID
+	}
+	docs, err := e.db.Docs(ctx, ids)
+	if err != nil {
+		return err
+	}
+	body := make(map[int64]string, len(docs))
+	for _, d := range docs {
+		body[d.ID] = d.Body
+	}
+	for i := range results {
+		results[i].Body = body[results[i].ID]
+		results[i].Why.Terms = matchedTerms(terms, &results[i].Doc)
+	}
+	return nil
 }
 
 // gather runs each search and fuses its ranked list into cands.
@@ -177,7 +200,7 @@ func (e *Engine) fileList(hits []index.FileHit) []index.Hit {
 	return out
 }
 
-// load fetches the documents of the candidates.
+// load fetches the documents of the candidates, without their bodies.
 func (e *Engine) load(ctx context.Context, cands map[int64]*candidate) error {
 	var ids []int64
 	for id, c := range cands {
@@ -185,7 +208,7 @@ func (e *Engine) load(ctx context.Context, cands map[int64]*candidate) error {
 			ids = append(ids, id)
 		}
 	}
-	docs, err := e.db.Docs(ctx, ids)
+	docs, err := e.db.Heads(ctx, ids)
 	if err != nil {
 		return err
 	}
