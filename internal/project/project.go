@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -52,7 +51,8 @@ type Project struct {
 }
 
 // Find returns the project around dir: the git work tree that contains it, or
-// dir itself when it is not in a git repository.
+// dir itself when it is not in a git repository. It reads .git itself
+// rather than running git, because hooks call it on every prompt.
 func Find(ctx context.Context, dir string, env Env) (*Project, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -63,21 +63,58 @@ func Find(ctx context.Context, dir string, env Env) (*Project, error) {
 	} else if !fi.IsDir() {
 		return nil, fmt.Errorf("project: %s is not a folder", abs)
 	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
 	p := &Project{Root: abs, env: env}
-	out, err := exec.CommandContext(ctx, "git", "-C", abs, "rev-parse",
-		"--path-format=absolute", "--show-toplevel", "--git-common-dir").Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) || errors.Is(err, exec.ErrNotFound) {
-			return p, nil // not a repository, or no git: the folder is the project
+	ceilings := map[string]bool{}
+	if env.Getenv != nil {
+		for _, c := range filepath.SplitList(env.Getenv("GIT_CEILING_DIRECTORIES")) {
+			ceilings[filepath.Clean(c)] = true
 		}
-		return nil, fmt.Errorf("project: git rev-parse: %w", err)
 	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) == 2 {
-		p.Root, p.CommonDir = filepath.Clean(lines[0]), filepath.Clean(lines[1])
+	for d := abs; ; d = filepath.Dir(d) {
+		if common, ok := gitCommonDir(filepath.Join(d, ".git")); ok {
+			p.Root, p.CommonDir = d, common
+			return p, nil
+		}
+		if up := filepath.Dir(d); up == d || ceilings[up] {
+			return p, nil // not in a repository: the folder is the project
+		}
 	}
-	return p, nil
+}
+
+// gitCommonDir returns the repository's common directory for a .git entry:
+// the folder itself, or for a worktree (a file "gitdir: <path>") the
+// folder its commondir file names.
+func gitCommonDir(dotGit string) (string, bool) {
+	fi, err := os.Stat(dotGit)
+	if err != nil {
+		return "", false
+	}
+	if fi.IsDir() {
+		return dotGit, true
+	}
+	data, err := os.ReadFile(dotGit)
+	if err != nil {
+		return "", false
+	}
+	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	if !ok {
+		return "", false
+	}
+	gitdir = strings.TrimSpace(gitdir)
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(filepath.Dir(dotGit), gitdir)
+	}
+	common := gitdir
+	if c, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
+		common = strings.TrimSpace(string(c))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitdir, common)
+		}
+	}
+	return filepath.Clean(common), true
 }
 
 // InGit reports whether the project is a git repository.
