@@ -1,0 +1,174 @@
+package queue
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Policy: how long a lease lasts, and how often a job is tried.
+const (
+	DefaultLease       = 10 * time.Minute
+	DefaultMaxAttempts = 5
+)
+
+// Lease takes the oldest job that is ready: pending, failed and due for a
+// retry, or leased by a worker whose lease ran out (it died). It reports
+// false when none is ready. A claim is one statement, so two workers never
+// take one job.
+func (q *Queue) Lease(ctx context.Context, d time.Duration) (Job, bool, error) {
+	now := q.Now()
+	// A job whose worker died again and again is dead, not leased forever.
+	if _, err := q.db.ExecContext(ctx, `UPDATE jobs SET state = 'dead', lease_until = NULL,
+		last_error = 'the worker stopped while processing it ' || attempts || ' times'
+		WHERE state = 'leased' AND lease_until <= ? AND attempts >= ?`, formatTime(now), DefaultMaxAttempts); err != nil {
+		return Job{}, false, fmt.Errorf("queue: lease: %w", err)
+	}
+	row := q.db.QueryRowContext(ctx, `UPDATE jobs SET state = 'leased', attempts = attempts + 1, lease_until = ?
+		WHERE id = (SELECT id FROM jobs
+			WHERE state = 'pending' OR (state = 'failed' AND next_try <= ?) OR (state = 'leased' AND lease_until <= ?)
+			ORDER BY id LIMIT 1)
+		RETURNING `+jobColumns, formatTime(now.Add(d)), formatTime(now), formatTime(now))
+	j, err := scanJob(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Job{}, false, nil
+	}
+	if err != nil {
+		return Job{}, false, fmt.Errorf("queue: lease: %w", err)
+	}
+	return j, true, nil
+}
+
+// Offset returns how far a session's transcript has been processed: where
+// its next job starts reading.
+func (q *Queue) Offset(ctx context.Context, session string) (int64, error) {
+	var off int64
+	err := q.db.QueryRowContext(ctx, `SELECT done_off FROM sessions WHERE session = ?`, session).Scan(&off)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("queue: offset: %w", err)
+	}
+	return off, nil
+}
+
+// A Result is what processing a job did.
+type Result struct {
+	StartOff, EndOff    int64 // the byte range of the transcript read
+	TokensIn, TokensOut int
+	Facts               int
+}
+
+// Complete marks a job done and advances its session's offset, in one
+// transaction: a worker that dies before Complete leaves the job to be
+// leased again from the same offset, so each range is processed to
+// completion exactly once.
+func (q *Queue) Complete(ctx context.Context, j Job, r Result) error {
+	tx, err := q.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("queue: complete %d: %w", j.ID, err)
+	}
+	defer tx.Rollback()
+	now := formatTime(q.Now())
+	res, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'done', lease_until = NULL, last_error = '',
+		start_off = ?, end_off = ?, tokens_in = ?, tokens_out = ?, facts = ?, finished = ?
+		WHERE id = ? AND state = 'leased'`, r.StartOff, r.EndOff, r.TokensIn, r.TokensOut, r.Facts, now, j.ID)
+	if err != nil {
+		return fmt.Errorf("queue: complete %d: %w", j.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return fmt.Errorf("queue: complete %d: the job is no longer leased", j.ID)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (session, transcript, done_off, updated) VALUES (?, ?, ?, ?)
+		ON CONFLICT (session) DO UPDATE SET transcript = excluded.transcript,
+			done_off = max(done_off, excluded.done_off), updated = excluded.updated`,
+		j.Session, j.Transcript, r.EndOff, now); err != nil {
+		return fmt.Errorf("queue: complete %d: %w", j.ID, err)
+	}
+	return tx.Commit()
+}
+
+// Fail records a failed attempt: the job is retried after a backoff that
+// doubles with each attempt, or is dead after maxAttempts.
+func (q *Queue) Fail(ctx context.Context, j Job, cause error, maxAttempts int) error {
+	now := q.Now()
+	state, next := "failed", sql.NullString{String: formatTime(now.Add(backoff(j.Attempts))), Valid: true}
+	if j.Attempts >= maxAttempts {
+		state, next = "dead", sql.NullString{}
+	}
+	_, err := q.db.ExecContext(ctx, `UPDATE jobs SET state = ?, next_try = ?, lease_until = NULL, last_error = ?
+		WHERE id = ?`, state, next, cause.Error(), j.ID)
+	if err != nil {
+		return fmt.Errorf("queue: fail %d: %w", j.ID, err)
+	}
+	return nil
+}
+
+// backoff is 30 s, 1 min, 2 min, … capped at an hour.
+func backoff(attempts int) time.Duration {
+	d := 30 * time.Second
+	for i := 1; i < attempts && d < time.Hour; i++ {
+		d *= 2
+	}
+	return min(d, time.Hour)
+}
+
+// Retry makes a failed or dead job pending again, its attempts reset.
+func (q *Queue) Retry(ctx context.Context, id int64) error {
+	return q.exec1(ctx, id, `UPDATE jobs SET state = 'pending', attempts = 0, next_try = NULL
+		WHERE id = ? AND state IN ('failed', 'dead', 'pending')`)
+}
+
+// Drop deletes a job that is not leased.
+func (q *Queue) Drop(ctx context.Context, id int64) error {
+	return q.exec1(ctx, id, `DELETE FROM jobs WHERE id = ? AND state != 'leased'`)
+}
+
+func (q *Queue) exec1(ctx context.Context, id int64, query string) error {
+	res, err := q.db.ExecContext(ctx, query, id)
+	if err != nil {
+		return fmt.Errorf("queue: job %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		var state string
+		if err := q.db.QueryRowContext(ctx, `SELECT state FROM jobs WHERE id = ?`, id).Scan(&state); err != nil {
+			return fmt.Errorf("queue: job %d: %w", id, ErrNotFound)
+		}
+		return fmt.Errorf("queue: job %d is %s", id, state)
+	}
+	return nil
+}
+
+// Prune deletes done and dead jobs that finished before cutoff, and
+// reports how many.
+func (q *Queue) Prune(ctx context.Context, cutoff time.Time) (int, error) {
+	res, err := q.db.ExecContext(ctx, `DELETE FROM jobs WHERE state IN ('done', 'dead')
+		AND coalesce(finished, created) < ?`, formatTime(cutoff))
+	if err != nil {
+		return 0, fmt.Errorf("queue: prune: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
+
+// Counts returns how many jobs are in each state.
+func (q *Queue) Counts(ctx context.Context) (map[string]int, error) {
+	rows, err := q.db.QueryContext(ctx, `SELECT state, count(*) FROM jobs GROUP BY state`)
+	if err != nil {
+		return nil, fmt.Errorf("queue: counts: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var s string
+		var n int
+		if err := rows.Scan(&s, &n); err != nil {
+			return nil, err
+		}
+		out[s] = n
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,205 @@
+package queue
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // the database/sql driver
+)
+
+// FileName is the queue's file in a state folder.
+const FileName = "queue.db"
+
+//go:embed migration/*.sql
+var migrations embed.FS
+
+// A Queue is an open queue.db.
+type Queue struct {
+	db   *sql.DB
+	path string
+	// Now is the clock; tests set it.
+	Now func() time.Time
+}
+
+// Open opens (creating when missing) the queue in stateDir and brings its
+// schema up to date.
+func Open(ctx context.Context, stateDir string) (*Queue, error) {
+	if err := os.MkdirAll(stateDir, 0o755); err != nil {
+		return nil, fmt.Errorf("queue: %w", err)
+	}
+	path := filepath.Join(stateDir, FileName)
+	// busy_timeout: a hook and the worker write at once; _txlock=immediate
+	// takes the write lock at BEGIN so two writers never deadlock upgrading.
+	dsn := "file:" + path + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(wal)" +
+		"&_pragma=synchronous(normal)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("queue: open %s: %w", path, err)
+	}
+	q := &Queue{db: db, path: path, Now: time.Now}
+	if err := q.migrate(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("queue: open %s: %w", path, err)
+	}
+	return q, nil
+}
+
+// Close closes the database.
+func (q *Queue) Close() error { return q.db.Close() }
+
+// migrate applies the embedded migrations not yet applied, each in one
+// transaction, recording their names.
+func (q *Queue) migrate(ctx context.Context) error {
+	if _, err := q.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY)`); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	names, err := fs.Glob(migrations, "migration/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := q.migrateFile(ctx, name); err != nil {
+			return fmt.Errorf("migrate %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func (q *Queue) migrateFile(ctx context.Context, name string) error {
+	tx, err := q.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM migrations WHERE name = ?`, name).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	body, err := fs.ReadFile(migrations, name)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO migrations (name) VALUES (?)`, name); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// formatTime is the one time format of queue.db.
+func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+func parseTime(s sql.NullString) time.Time {
+	if !s.Valid {
+		return time.Time{}
+	}
+	t, _ := time.Parse(time.RFC3339Nano, s.String)
+	return t
+}
+
+// ErrNotFound is returned for a job id that does not exist.
+var ErrNotFound = errors.New("no such job")
+
+// A Job is a session transcript to process.
+type Job struct {
+	ID         int64     `json:"id"`
+	Session    string    `json:"session"`
+	Transcript string    `json:"transcript"`
+	Cwd        string    `json:"cwd,omitempty"`
+	Event      string    `json:"event"`
+	Created    time.Time `json:"created"`
+	State      string    `json:"state"`
+	Attempts   int       `json:"attempts"`
+	LeaseUntil time.Time `json:"lease_until,omitzero"`
+	NextTry    time.Time `json:"next_try,omitzero"`
+	LastError  string    `json:"last_error,omitempty"`
+	StartOff   int64     `json:"start_offset"`
+	EndOff     int64     `json:"end_offset"`
+	TokensIn   int       `json:"tokens_in"`
+	TokensOut  int       `json:"tokens_out"`
+	Facts      int       `json:"facts"`
+	Finished   time.Time `json:"finished,omitzero"`
+}
+
+// Enqueue adds a job for a session. When the session already has a job
+// waiting (not yet leased), that job is updated instead: one pass over the
+// transcript then covers both events, so enqueueing is idempotent.
+func (q *Queue) Enqueue(ctx context.Context, j Job) (id int64, err error) {
+	if j.Session == "" || j.Transcript == "" {
+		return 0, errors.New("queue: a job needs a session and a transcript")
+	}
+	tx, err := q.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("queue: enqueue: %w", err)
+	}
+	defer tx.Rollback()
+	now := formatTime(q.Now())
+	err = tx.QueryRowContext(ctx, `UPDATE jobs SET transcript = ?, cwd = ?, event = ?
+		WHERE id = (SELECT id FROM jobs WHERE session = ? AND state = 'pending' ORDER BY id LIMIT 1)
+		RETURNING id`, j.Transcript, j.Cwd, j.Event, j.Session).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = tx.QueryRowContext(ctx, `INSERT INTO jobs (session, transcript, cwd, event, created)
+			VALUES (?, ?, ?, ?, ?) RETURNING id`, j.Session, j.Transcript, j.Cwd, j.Event, now).Scan(&id)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("queue: enqueue: %w", err)
+	}
+	return id, tx.Commit()
+}
+
+const jobColumns = `id, session, transcript, cwd, event, created, state, attempts, lease_until,
+	next_try, last_error, coalesce(start_off, 0), coalesce(end_off, 0), tokens_in, tokens_out, facts, finished`
+
+type scanner interface{ Scan(...any) error }
+
+func scanJob(s scanner) (Job, error) {
+	var j Job
+	var created string
+	var lease, next, finished sql.NullString
+	err := s.Scan(&j.ID, &j.Session, &j.Transcript, &j.Cwd, &j.Event, &created, &j.State, &j.Attempts,
+		&lease, &next, &j.LastError, &j.StartOff, &j.EndOff, &j.TokensIn, &j.TokensOut, &j.Facts, &finished)
+	j.Created = parseTime(sql.NullString{String: created, Valid: true})
+	j.LeaseUntil, j.NextTry, j.Finished = parseTime(lease), parseTime(next), parseTime(finished)
+	return j, err
+}
+
+// List returns jobs, newest first; states filters them (none: all).
+func (q *Queue) List(ctx context.Context, states ...string) ([]Job, error) {
+	query := `SELECT ` + jobColumns + ` FROM jobs`
+	var args []any
+	if len(states) > 0 {
+		query += ` WHERE state IN (?` + strings.Repeat(",?", len(states)-1) + `)`
+		for _, s := range states {
+			args = append(args, s)
+		}
+	}
+	rows, err := q.db.QueryContext(ctx, query+` ORDER BY id DESC`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("queue: list: %w", err)
+	}
+	defer rows.Close()
+	var out []Job
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, fmt.Errorf("queue: list: %w", err)
+		}
+		out = append(out, j)
+	}
+	return out, rows.Err()
+}
