@@ -77,6 +77,7 @@ MEMORY.md index.`,
 		newReindexCmd(f),
 		newRecallCmd(f),
 		newVersionCmd(),
+		newHookCmd(f),
 	)
 	return root
 }

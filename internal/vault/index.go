@@ -233,3 +233,21 @@ func group(t memory.Type) string {
 }
 
 func countLines(s string) int { return strings.Count(s, "\n") }
+
+// IndexLines returns the lines of a MEMORY.md's generated block that name
+// memories (and the overflow line), without headings or blank lines: what
+// a hook shows of a vault Claude Code does not load itself.
+func IndexLines(data []byte) []string {
+	_, block, _, found := splitIndex(string(data))
+	if !found {
+		return nil
+	}
+	var out []string
+	for line := range strings.Lines(block) {
+		line = strings.TrimRight(line, "\r\n")
+		if strings.HasPrefix(line, "- ") {
+			out = append(out, line)
+		}
+	}
+	return out
+}

@@ -1,0 +1,30 @@
+package hook
+
+import (
+	"context"
+	"errors"
+
+	"github.com/mnemo-dev/mnemo/internal/queue"
+)
+
+// capture queues the session's transcript for the worker and starts one
+// when none runs. It returns at once: the work happens elsewhere.
+func capture(ctx context.Context, w *world, in Input, event string, spawn func(root, stateDir string) error) error {
+	if in.SessionID == "" || in.TranscriptPath == "" {
+		return errors.New("no session_id or transcript_path in the input: nothing to capture")
+	}
+	q, err := queue.Open(ctx, w.state)
+	if err != nil {
+		return err
+	}
+	defer q.Close()
+	id, err := q.Enqueue(ctx, queue.Job{Session: in.SessionID, Transcript: in.TranscriptPath, Cwd: in.Cwd, Event: event})
+	if err != nil {
+		return err
+	}
+	w.log.Info("queued", "job", id, "session", in.SessionID, "event", event)
+	if spawn != nil {
+		return spawn(w.p.Root, w.state)
+	}
+	return nil
+}

@@ -1,0 +1,10 @@
+// Package hook answers Claude Code's (and Codex's, Gemini CLI's, Cursor's)
+// hook events: SessionStart and UserPromptSubmit inject the memories worth
+// having, within a budget; PreCompact and SessionEnd queue the session for
+// the background worker; Stop does nothing, on purpose.
+//
+// A hook never breaks the agent: it decodes any input (unknown or missing
+// fields, empty, garbage, megabytes), works under a hard deadline, prints
+// all of its answer or nothing, logs every error to the state log, and
+// always exits 0.
+package hook

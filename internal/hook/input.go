@@ -1,0 +1,70 @@
+package hook
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// MaxInput is how much of stdin a hook reads; an event is a few KB, and a
+// larger input is read no further (and decoded as far as it parses).
+const MaxInput = 16 << 20
+
+// Input is the JSON an agent sends a hook on stdin. Every field is optional:
+// agents add fields between versions and leave some out.
+type Input struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	HookEventName  string `json:"hook_event_name"`
+	Source         string `json:"source"` // SessionStart: startup|resume|clear|compact|fork
+	Prompt         string `json:"prompt"` // UserPromptSubmit (BeforeAgent in Gemini CLI)
+	Trigger        string `json:"trigger"`
+	Reason         string `json:"reason"`
+
+	// Cursor names the session conversation_id and the folders workspace_roots.
+	ConversationID string   `json:"conversation_id"`
+	WorkspaceRoots []string `json:"workspace_roots"`
+}
+
+// Decode reads a hook's input. It never fails: what cannot be read is
+// reported in err for the log, and the fields that could be read are kept.
+func Decode(r io.Reader) (in Input, err error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxInput))
+	if err != nil {
+		return in, fmt.Errorf("read stdin: %w", err)
+	}
+	if len(data) == 0 {
+		return in, nil
+	}
+	// Decode field by field, so that one field of an unexpected type (a
+	// number where a string was) does not lose the others.
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return in, fmt.Errorf("decode input (%d bytes): %w", len(data), err)
+	}
+	str := func(key string, dst *string) {
+		if v, ok := raw[key]; ok {
+			json.Unmarshal(v, dst) // a wrong type leaves it empty
+		}
+	}
+	str("session_id", &in.SessionID)
+	str("transcript_path", &in.TranscriptPath)
+	str("cwd", &in.Cwd)
+	str("hook_event_name", &in.HookEventName)
+	str("source", &in.Source)
+	str("prompt", &in.Prompt)
+	str("trigger", &in.Trigger)
+	str("reason", &in.Reason)
+	str("conversation_id", &in.ConversationID)
+	if v, ok := raw["workspace_roots"]; ok {
+		json.Unmarshal(v, &in.WorkspaceRoots)
+	}
+	if in.SessionID == "" {
+		in.SessionID = in.ConversationID
+	}
+	if in.Cwd == "" && len(in.WorkspaceRoots) > 0 {
+		in.Cwd = in.WorkspaceRoots[0]
+	}
+	return in, nil
+}

@@ -1,0 +1,86 @@
+package hook
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/recall"
+)
+
+// The bar a memory clears to be injected beside a prompt. Recall's scores
+// are relative (the best match of any query scores about 1), so the bar is
+// about the words: a memory must share at least two of the prompt's words
+// (or its only one), and, for a long prompt, three or a quarter of them.
+const (
+	minShared   = 2
+	minCoverage = 0.25
+	enoughTerms = 3
+)
+
+// userPromptSubmit recalls against the prompt and returns up to PromptMax
+// memories that clear the bar and that this session has not been given
+// yet, within PromptBudget characters.
+func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
+	prompt := strings.TrimSpace(in.Prompt)
+	if prompt == "" || strings.HasPrefix(prompt, "/") {
+		return "", nil // nothing to recall against, or a slash command
+	}
+	terms := recall.Terms(prompt)
+	if len(terms) == 0 {
+		return "", nil
+	}
+	db, err := w.openIndex(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	given := map[index.Key]bool{}
+	if in.SessionID != "" {
+		inj, err := db.Injected(ctx, in.SessionID)
+		if err != nil {
+			return "", err
+		}
+		for k := range inj {
+			given[k] = true
+		}
+	}
+	results, err := recall.New(db, recall.DefaultConfig()).Recall(ctx, recall.Query{Text: prompt, Limit: 10, Now: w.now})
+	if err != nil {
+		return "", err
+	}
+	br := newBrief(PromptBudget)
+	var picked []index.Key
+	for _, r := range results {
+		if len(picked) == PromptMax {
+			break
+		}
+		if given[r.Key] || r.Why.Suspect != "" || !clears(len(r.Why.Terms), len(terms)) {
+			continue
+		}
+		if br.text("\n" + memoryText(r.Doc)) {
+			picked = append(picked, r.Key)
+		}
+	}
+	if len(picked) == 0 {
+		return "", nil
+	}
+	if in.SessionID != "" {
+		if err := db.RecordInjection(ctx, in.SessionID, w.now, picked...); err != nil {
+			return "", err
+		}
+	}
+	if err := db.RecordRecall(ctx, w.now, picked...); err != nil {
+		w.log.Warn("record recall", "err", err)
+	}
+	return br.String(), nil
+}
+
+// clears reports whether a memory sharing shared of a prompt's n words is
+// relevant enough to inject unasked.
+func clears(shared, n int) bool {
+	if shared < min(minShared, n) {
+		return false
+	}
+	return shared >= enoughTerms || float64(shared) >= minCoverage*float64(n)
+}

@@ -1,0 +1,156 @@
+package hook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/project"
+)
+
+// Events mnemo handles, as named on the command line.
+const (
+	SessionStart     = "session-start"
+	UserPromptSubmit = "user-prompt-submit"
+	PreCompact       = "pre-compact"
+	SessionEnd       = "session-end"
+	Stop             = "stop"
+)
+
+// Events lists them.
+var Events = []string{SessionStart, UserPromptSubmit, PreCompact, SessionEnd, Stop}
+
+// Deadlines: past these a hook gives up and prints nothing. The agent waits
+// on session-start and user-prompt-submit; the capture hooks share Claude
+// Code's 1.5 s SessionEnd budget.
+var deadlines = map[string]time.Duration{
+	SessionStart:     2 * time.Second,
+	UserPromptSubmit: 1 * time.Second,
+	PreCompact:       1 * time.Second,
+	SessionEnd:       1 * time.Second,
+	Stop:             100 * time.Millisecond,
+}
+
+// A Runner runs hooks. Its fields are the world a hook sees.
+type Runner struct {
+	Agent  string // claude-code (default), codex, gemini, cursor: decides the output's shape
+	Env    project.Env
+	Now    func() time.Time
+	Getwd  func() (string, error)
+	Stdout io.Writer
+
+	// Spawn starts the background worker for a state folder, detached; nil
+	// starts nothing.
+	Spawn func(root, stateDir string) error
+}
+
+// Run handles one event: it reads the input from stdin, answers on Stdout
+// (everything or nothing), and logs errors to the state log. It returns
+// nothing because a hook's only way to fail is silently.
+func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) {
+	if r.Env.Getenv("MNEMO_CHILD") != "" {
+		return // a session mnemo itself started (the claude -p extractor)
+	}
+	start := r.Now()
+	ctx, cancel := context.WithTimeout(ctx, deadlines[event])
+	defer cancel()
+	in, derr := Decode(stdin)
+	w := r.world(ctx, in)
+	if derr != nil {
+		w.log.Warn("hook input", "event", event, "err", derr)
+	}
+	type answer struct {
+		out []byte
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- answer{err: fmt.Errorf("panic: %v", p)}
+			}
+		}()
+		out, err := r.handle(ctx, w, event, in)
+		done <- answer{out, err}
+	}()
+	select {
+	case a := <-done:
+		if a.err != nil {
+			w.log.Error("hook failed", "event", event, "session", in.SessionID, "err", a.err)
+			return
+		}
+		if len(a.out) > 0 {
+			r.Stdout.Write(a.out)
+		}
+		w.log.Debug("hook", "event", event, "ms", r.Now().Sub(start).Milliseconds())
+	case <-ctx.Done():
+		w.log.Error("hook gave up at its deadline", "event", event, "session", in.SessionID, "deadline", deadlines[event])
+	}
+}
+
+func (r *Runner) handle(ctx context.Context, w *world, event string, in Input) ([]byte, error) {
+	if w.err != nil {
+		return nil, w.err
+	}
+	switch event {
+	case SessionStart:
+		text, err := sessionStart(ctx, w, in)
+		return r.output("SessionStart", text), err
+	case UserPromptSubmit:
+		text, err := userPromptSubmit(ctx, w, in)
+		return r.output("UserPromptSubmit", text), err
+	case PreCompact, SessionEnd:
+		return nil, capture(ctx, w, in, event, r.Spawn)
+	case Stop:
+		return nil, nil // anything printed here would keep the agent working
+	}
+	return nil, fmt.Errorf("unknown event %q", event)
+}
+
+// output wraps context for the agent; empty context prints nothing.
+func (r *Runner) output(event, context string) []byte {
+	if context == "" {
+		return nil
+	}
+	var v any
+	switch r.Agent {
+	case "cursor":
+		if event != "SessionStart" {
+			return nil // Cursor takes no context before a prompt
+		}
+		v = map[string]string{"additional_context": context}
+	case "gemini":
+		if event == "UserPromptSubmit" {
+			event = "BeforeAgent"
+		}
+		fallthrough
+	default:
+		v = map[string]any{"hookSpecificOutput": map[string]string{"hookEventName": event, "additionalContext": context}}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil
+	}
+	return b.Bytes()
+}
+
+// stateLog returns a logger appending to the log file in dir.
+func stateLog(dir string) *slog.Logger {
+	if err := os.MkdirAll(dir, 0o755); err == nil {
+		if f, err := os.OpenFile(filepath.Join(dir, "log"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo}))
+		}
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+var errNoProject = errors.New("no project folder in the input or the environment")
