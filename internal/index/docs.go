@@ -44,9 +44,38 @@ func (db *DB) Docs(ctx context.Context, ids []int64) ([]Doc, error) {
 	return db.docs(ctx, ids, "m.body")
 }
 
-// Heads is [DB.Docs] without the bodies, which ranking does not need.
+// Heads returns what ranking needs of the memories with the given ids: the
+// key, type, confidence, status, superseded_by, updated and recall
+// statistics. The other fields of each Doc are empty.
 func (db *DB) Heads(ctx context.Context, ids []int64) ([]Doc, error) {
-	return db.docs(ctx, ids, "''")
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := db.sql.QueryContext(ctx, `
+		SELECT m.id, m.source, m.name, m.type, m.confidence, m.status, m.superseded_by,
+			m.updated, coalesce(r.times, 0), coalesce(r.last, '')
+		FROM memories m LEFT JOIN recall_stats r ON r.source = m.source AND r.name = m.name
+		WHERE m.id IN (`+idList(ids)+`)`)
+	if err != nil {
+		return nil, fmt.Errorf("index: heads: %w", err)
+	}
+	defer rows.Close()
+	docs := make([]Doc, 0, len(ids))
+	for rows.Next() {
+		var d Doc
+		var typ, status, updated, last string
+		if err := rows.Scan(&d.ID, &d.Source, &d.Name, &typ, &d.Confidence, &status,
+			&d.SupersededBy, &updated, &d.Recalls, &last); err != nil {
+			return nil, fmt.Errorf("index: heads: %w", err)
+		}
+		d.Type, d.Status = memory.Type(typ), memory.Status(status)
+		d.Updated, d.LastRecalled = parseTime(updated), parseTime(last)
+		docs = append(docs, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("index: heads: %w", err)
+	}
+	return docs, nil
 }
 
 func (db *DB) docs(ctx context.Context, ids []int64, body string) ([]Doc, error) {

@@ -59,6 +59,10 @@ CREATE VIRTUAL TABLE memories_tri USING fts5 (
 	tokenize = 'trigram remove_diacritics 1'
 );
 
+-- How many memories hold each stemmed word: recall drops the commonest
+-- words of a long query, which cost the most and say the least.
+CREATE VIRTUAL TABLE memories_vocab USING fts5vocab (memories_fts, 'row');
+
 -- How often each memory was recalled. Keyed by name, not row, so the
 -- counts survive edits of the file.
 CREATE TABLE recall_stats (

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -192,4 +193,33 @@ func scanPairs(rows *sql.Rows) ([][2]int64, error) {
 		out = append(out, p)
 	}
 	return out, rows.Err()
+}
+
+// DocFreq returns how many memories contain each of terms, as the word
+// index stores them (lower-case, Porter-stemmed). A term in no memory is
+// left out of the map.
+func (db *DB) DocFreq(ctx context.Context, terms []string) (map[string]int, error) {
+	tx, err := db.sql.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("index: doc freq: %w", err)
+	}
+	defer tx.Rollback()
+	stmt, err := tx.PrepareContext(ctx, "SELECT doc FROM memories_vocab WHERE term = ?")
+	if err != nil {
+		return nil, fmt.Errorf("index: doc freq: %w", err)
+	}
+	defer stmt.Close()
+	df := make(map[string]int, len(terms))
+	for _, t := range terms {
+		var n int
+		err := stmt.QueryRowContext(ctx, t).Scan(&n)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("index: doc freq %q: %w", t, err)
+		}
+		df[t] = n
+	}
+	return df, nil
 }

@@ -30,6 +30,10 @@ type Config struct {
 
 	// Candidates is how many memories each list contributes.
 	Candidates int
+	// MaxPostings bounds the work of the word search: the query's
+	// commonest words are dropped while the memories holding the words
+	// add up to more than this. 0 keeps every word.
+	MaxPostings int
 
 	// TypeBoost multiplies the score of each type; a missing type counts 1.
 	TypeBoost map[memory.Type]float64
@@ -67,7 +71,8 @@ func DefaultConfig() Config {
 		SubstringsWeight: 0.5,
 		FilesWeight:      1.5,
 		DirWeight:        0.3,
-		Candidates:       100,
+		Candidates:       50,
+		MaxPostings:      1500,
 		TypeBoost: map[memory.Type]float64{
 			memory.TypeUser: 1.1, memory.TypeFeedback: 1.15,
 			memory.TypeProject: 1, memory.TypeReference: 0.95,

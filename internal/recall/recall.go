@@ -38,6 +38,7 @@ type Why struct {
 	Relevance []Part   `json:"relevance"`         // one per list the memory was found in, and per link
 	Boosts    []Part   `json:"boosts"`            // each factor other than 1
 	Suspect   string   `json:"suspect,omitempty"` // why the memory is suspect; empty when it is not
+	Dropped   []string `json:"dropped,omitempty"` // query words too common to search for
 }
 
 // A Part is one term of a score.
@@ -72,7 +73,10 @@ func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	terms := Terms(q.Text)
+	terms, dropped, err := e.prune(ctx, Terms(q.Text))
+	if err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
 	f := index.Filter{Types: q.Types}
 	cands := make(map[int64]*candidate)
 	if err := e.gather(ctx, q, terms, f, limit, cands); err != nil {
@@ -104,14 +108,15 @@ func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
 	if len(results) > limit {
 		results = results[:limit]
 	}
-	if err := e.fill(ctx, results, terms); err != nil {
+	if err := e.fill(ctx, results, terms, dropped); err != nil {
 		return nil, fmt.Errorf("recall: %w", err)
 	}
 	return results, nil
 }
 
-// fill loads the bodies of the results and says which terms each matched.
-func (e *Engine) fill(ctx context.Context, results []Result, terms []string) error {
+// fill loads the whole documents of the results, which were ranked on
+// their heads, and says which terms each matched.
+func (e *Engine) fill(ctx context.Context, results []Result, terms, dropped []string) error {
 	ids := make([]int64, len(results))
 	for i, r := range results {
 		ids[i] = r.ID
@@ -120,13 +125,16 @@ func (e *Engine) fill(ctx context.Context, results []Result, terms []string) err
 	if err != nil {
 		return err
 	}
-	body := make(map[int64]string, len(docs))
+	byID := make(map[int64]index.Doc, len(docs))
 	for _, d := range docs {
-		body[d.ID] = d.Body
+		byID[d.ID] = d
 	}
 	for i := range results {
-		results[i].Body = body[results[i].ID]
+		if d, ok := byID[results[i].ID]; ok {
+			results[i].Doc = d
+		}
 		results[i].Why.Terms = matchedTerms(terms, &results[i].Doc)
+		results[i].Why.Dropped = dropped
 	}
 	return nil
 }
