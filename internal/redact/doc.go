@@ -1,0 +1,39 @@
+// Package redact removes secrets and private spans from text before it
+// leaves the process or reaches a file: each is replaced by
+// "[REDACTED:kind]".
+//
+// What is removed:
+//
+//   - <private>…</private> spans, tags included, in any case, nested; an
+//     unclosed <private> runs to the end of the text.
+//   - Credentials with a documented prefix: Anthropic (sk-ant-), OpenAI
+//     (sk-proj-, sk-), AWS access key ids (AKIA, ASIA), Google API keys
+//     (AIza) and OAuth tokens, GitHub (ghp_, gho_, ghu_, ghs_, ghr_,
+//     github_pat_), GitLab (glpat-…), Slack (xox*-), Stripe (sk_live_,
+//     rk_live_, whsec_), npm, PyPI, Hugging Face and others (see providers.go).
+//   - JSON Web Tokens and PEM private key blocks (also when escaped inside a
+//     JSON string, as in a GCP service-account file).
+//   - The password of scheme://user:password@host.
+//   - Values given to names that announce a secret (password, secret,
+//     token, api_key, private_key, credentials, auth…), in env, shell,
+//     YAML, JSON, TOML, code and command-line shapes, and Bearer tokens.
+//     The name stays; only the value goes.
+//   - Random-looking tokens: at least 20 characters mixing letters and
+//     digits, of high Shannon entropy for their length and alphabet,
+//     switching often between character classes, and not made of the
+//     letter pairs of words.
+//
+// What is deliberately kept, because it is public or structural and mnemo's
+// memories need it: git commit hashes and other hex strings (SHA-256 sums,
+// UUIDs), lockfile checksums (sha512-…, h1:…), identifiers however long,
+// file paths, versions, URLs without a password, API object ids (msg_…,
+// toolu_…), PEM certificates and public keys, SSH public keys, and the
+// base64 payload of image, font, audio and video data: URIs (media, not
+// credentials; mnemo's digests never carry image bytes). Values that are
+// code (a variable, a call, config.token), placeholders (${X}, <token>,
+// your-api-key, ****) and numbers are kept too. A hex secret (some
+// providers issue 32 hex digits) is caught only when a name announces it.
+//
+// Redaction is idempotent: redacting redacted text changes nothing. A
+// [Redactor] is safe for concurrent use.
+package redact

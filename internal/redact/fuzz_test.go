@@ -1,0 +1,78 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+)
+
+// fuzzSecrets are credentials that must be redacted whatever surrounds
+// them, given a space or newline on each side. For the PEM block, the key
+// material is what must not survive.
+func fuzzSecrets() []struct{ text, mustGo string } {
+	out := []struct{ text, mustGo string }{
+		{fakePEM, "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB"},
+	}
+	for _, s := range []string{fakeAnthropic, fakeOpenAI, fakeOpenAIOld, fakeAWSID, fakeGCPKey, fakeGHP,
+		fakeGHPat, fakeGitLab, fakeSlack, fakeStripe, fakeNPM, fakeHF, fakeJWT} {
+		out = append(out, struct{ text, mustGo string }{s, s})
+	}
+	return out
+}
+
+// FuzzString checks that a seeded secret never survives, whatever text
+// surrounds it, that redaction never panics, and that it is idempotent.
+func FuzzString(f *testing.F) {
+	f.Add("export KEY=", uint8(0), "\nnext line", false)
+	f.Add(`{"token": "`, uint8(3), `"}`, true)
+	f.Add("<private>", uint8(6), "</private> tail", false)
+	f.Add("-----BEGIN CERTIFICATE-----", uint8(0), "-----END CERTIFICATE-----", true)
+	f.Add("postgres://u:", uint8(9), "@host/db", false)
+	f.Add("data:image/png;base64,", uint8(12), "==", true)
+	r := New(Options{})
+	secrets := fuzzSecrets()
+	f.Fuzz(func(t *testing.T, prefix string, which uint8, suffix string, newline bool) {
+		sec := secrets[int(which)%len(secrets)]
+		sep := " "
+		if newline {
+			sep = "\n"
+		}
+		if strings.Contains(prefix, sec.mustGo) || strings.Contains(suffix, sec.mustGo) {
+			t.Skip()
+		}
+		in := prefix + sep + sec.text + sep + suffix
+		out := r.String(in)
+		if strings.Contains(out, sec.mustGo) {
+			t.Fatalf("String(%q) = %q: the secret survived", in, out)
+		}
+		if again := r.String(out); again != out {
+			t.Fatalf("not idempotent:\n once %q\ntwice %q", out, again)
+		}
+	})
+}
+
+// FuzzFind checks the findings on any text: inside it, sorted, disjoint,
+// and String applied twice gives what it gave once.
+func FuzzFind(f *testing.F) {
+	f.Add("DB_PASSWORD=hunter2 and " + fakeGHP)
+	f.Add("<private>a<private>b</private>")
+	f.Add("-----BEGIN -----BEGIN RSA PRIVATE KEY-----\nabc")
+	f.Add("https://u:p@h https://:@ x://@ ://a:b@c")
+	f.Add(`"password": "a b c" --token x1y2z3w4 Authorization: Bearer ` + fakeRandom)
+	f.Add("\xff\xfe sk-ant-\x00 eyJ.eyJ. " + fakeJWT[:40])
+	r := New(Options{})
+	f.Fuzz(func(t *testing.T, s string) {
+		fs := r.Find(s)
+		for i, fd := range fs {
+			if fd.Start < 0 || fd.End > len(s) || fd.Start >= fd.End {
+				t.Fatalf("finding %d %+v out of bounds of %d bytes", i, fd, len(s))
+			}
+			if i > 0 && fd.Start < fs[i-1].End {
+				t.Fatalf("findings %d and %d overlap: %+v %+v", i-1, i, fs[i-1], fd)
+			}
+		}
+		once := r.String(s)
+		if twice := r.String(once); twice != once {
+			t.Fatalf("not idempotent on %q:\n once %q\ntwice %q", s, once, twice)
+		}
+	})
+}

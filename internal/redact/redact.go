@@ -1,0 +1,198 @@
+package redact
+
+import (
+	"slices"
+	"strings"
+)
+
+// Kinds of findings, as written in the "[REDACTED:kind]" that replaces them.
+const (
+	KindPrivate     = "private"      // a <private>…</private> span
+	KindPrivateKey  = "private-key"  // a PEM private key block, or a value named private_key
+	KindURLPassword = "url-password" // the password of scheme://user:password@host
+	KindPassword    = "password"     // the value of a field named like a password
+	KindToken       = "token"        // the value of a field named like a token, or a Bearer token
+	KindAPIKey      = "api-key"      // the value of a field named like an API key
+	KindSecret      = "secret"       // the value of another field named like a secret, or a literal
+	KindJWT         = "jwt"          // a JSON Web Token
+	KindHighEntropy = "high-entropy" // a long random-looking token
+)
+
+// A Finding is a span of text to redact.
+type Finding struct {
+	Start, End int    // byte offsets into the text
+	Kind       string // one of the Kind constants or a provider kind such as "github-token"
+}
+
+// Options tune a [Redactor]. The zero value is the default.
+type Options struct {
+	// Literals are exact strings that are always redacted (kind "secret"),
+	// such as the values of the API keys mnemo itself was given. Literals
+	// shorter than 8 bytes are ignored: they would redact ordinary words.
+	Literals []string
+
+	// NoEntropy turns off the high-entropy rule, leaving only the named
+	// patterns.
+	NoEntropy bool
+}
+
+// A Redactor finds secrets in text and replaces each with
+// "[REDACTED:kind]". It holds no mutable state: a Redactor is safe for
+// concurrent use.
+type Redactor struct {
+	literals []string
+	entropy  bool
+	bigrams  *bigramTable
+}
+
+// New returns a Redactor.
+func New(opts Options) *Redactor {
+	r := &Redactor{entropy: !opts.NoEntropy, bigrams: newBigramTable()}
+	for _, l := range opts.Literals {
+		if len(l) >= 8 {
+			r.literals = append(r.literals, l)
+		}
+	}
+	return r
+}
+
+// String returns s with every finding replaced by "[REDACTED:kind]".
+// Redacting its output again changes nothing.
+func (r *Redactor) String(s string) string {
+	fs := r.Find(s)
+	if len(fs) == 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	prev := 0
+	for _, f := range fs {
+		b.WriteString(s[prev:f.Start])
+		b.WriteString("[REDACTED:")
+		b.WriteString(f.Kind)
+		b.WriteByte(']')
+		prev = f.End
+	}
+	b.WriteString(s[prev:])
+	return b.String()
+}
+
+// Find returns the spans of s to redact, sorted and not overlapping.
+func (r *Redactor) Find(s string) []Finding {
+	var fs []Finding
+	lower := asciiLower(s)
+	fs = findPrivate(fs, s, lower)
+	fs = findPEM(fs, s)
+	fs = findURLPasswords(fs, s)
+	fs = findAssignments(fs, s, lower)
+	fs = findBearer(fs, s, lower)
+	fs = r.findTokens(fs, s)
+	for _, l := range r.literals {
+		for i := 0; ; {
+			j := strings.Index(s[i:], l)
+			if j < 0 {
+				break
+			}
+			fs = append(fs, Finding{i + j, i + j + len(l), KindSecret})
+			i += j + len(l)
+		}
+	}
+	return merge(dropPublic(fs, s))
+}
+
+// dropPublic removes high-entropy findings inside PEM certificates and
+// public keys.
+func dropPublic(fs []Finding, s string) []Finding {
+	var spans [][2]int
+	if strings.Contains(s, "-----BEGIN ") {
+		spans = publicBlocks(s)
+	}
+	return slices.DeleteFunc(fs, func(f Finding) bool {
+		if f.Kind != KindHighEntropy {
+			return false
+		}
+		for _, sp := range spans {
+			if sp[0] <= f.Start && f.End <= sp[1] {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// sshPublicKey reports whether the token at i follows an SSH public key's
+// algorithm name, as in authorized_keys and known_hosts.
+func sshPublicKey(s string, i int) bool {
+	head := s[max(0, i-24):i]
+	for _, alg := range [...]string{"ssh-rsa ", "ssh-ed25519 ", "ssh-dss ", "ecdsa-sha2-nistp256 ",
+		"ecdsa-sha2-nistp384 ", "ecdsa-sha2-nistp521 ", "sk-ssh-ed25519@openssh.com "} {
+		if strings.HasSuffix(head, alg) {
+			return true
+		}
+	}
+	return false
+}
+
+// priority ranks kinds when findings overlap: the most specific name wins.
+func priority(kind string) int {
+	switch kind {
+	case KindPrivate:
+		return 7
+	case KindPrivateKey:
+		return 6
+	case KindURLPassword:
+		return 4
+	case KindPassword, KindToken, KindAPIKey:
+		return 3
+	case KindSecret:
+		return 2
+	case KindHighEntropy:
+		return 1
+	}
+	return 5 // provider kinds and jwt
+}
+
+// merge sorts findings and joins overlapping ones into their union, named
+// by the highest-priority kind among them.
+func merge(fs []Finding) []Finding {
+	if len(fs) < 2 {
+		return fs
+	}
+	slices.SortFunc(fs, func(a, b Finding) int {
+		if a.Start != b.Start {
+			return a.Start - b.Start
+		}
+		return b.End - a.End
+	})
+	out := fs[:1]
+	for _, f := range fs[1:] {
+		last := &out[len(out)-1]
+		if f.Start >= last.End {
+			out = append(out, f)
+			continue
+		}
+		if f.End > last.End {
+			last.End = f.End
+		}
+		if priority(f.Kind) > priority(last.Kind) {
+			last.Kind = f.Kind
+		}
+	}
+	return out
+}
+
+// asciiLower lowercases ASCII letters only, so byte offsets in the result
+// are offsets in s.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// redacted reports whether v starts with a redaction marker, so a second
+// pass leaves it alone.
+func redacted(v string) bool { return strings.HasPrefix(v, "[REDACTED:") }
