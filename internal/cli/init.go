@@ -2,40 +2,79 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mnemo-dev/mnemo/internal/agent"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
 type initOptions struct {
 	private bool
+	agent   string
+	scope   string
+	noAgent bool
+	json    bool
 }
 
 func newInitCmd(f *Factory) *cobra.Command {
 	var opts initOptions
 	cmd := &cobra.Command{
 		Use:   "init",
-		Short: "Create the project's memory vault",
-		Long: `Create the project's memory vault: .memory/ with its MEMORY.md index at the
-root of the git repository (or in the working folder outside git), and the
-user vault in ~/.mnemo/user ($MNEMO_HOME/user). The project vault is meant
-to be committed, so the team shares what the agent learns.
+		Short: "Create the memory vault and wire mnemo into your agent",
+		Long: `Create the project's memory vault and wire mnemo into a coding agent.
 
-With --private the vault is Claude Code's own machine-local auto-memory
-folder for this project, ~/.claude/projects/<project>/memory, which is
-never committed.
+The vault is .memory/ with its MEMORY.md index at the root of the git
+repository (or the working folder outside git), meant to be committed so the
+team shares what the agent learns. With --private it is Claude Code's own
+machine-local auto-memory folder, ~/.claude/projects/<project>/memory,
+never committed. The user vault, ~/.mnemo/user, is created too.
 
-Running init again changes nothing that exists.`,
+For Claude Code (the default agent) init merges mnemo's hooks into
+.claude/settings.json (--scope local: .claude/settings.local.json; --scope
+user: ~/.claude/settings.json), registers the MCP server 'mnemo' (project
+scope: .mcp.json; local and user: ~/.claude.json), and points Claude Code's
+autoMemoryDirectory at the vault in .claude/settings.local.json, so the
+memories Claude writes natively and mnemo's share one folder. For codex,
+gemini and cursor it registers the MCP server and hooks in their files.
+
+Every other key and hook is left as it was, each changed file keeps a .bak
+of its previous text, and running init again changes nothing.
+'mnemo uninstall' removes exactly what init added.`,
 		Example: `  mnemo init
-  mnemo init --private`,
+  mnemo init --private
+  mnemo init --scope local
+  mnemo init --agent codex`,
 		Args: exactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error { return runInit(f, opts) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !agent.Valid(opts.agent) {
+				return usageErrorf("--agent %q is not one of %v", opts.agent, agent.Names)
+			}
+			switch opts.scope {
+			case "project", "local", "user":
+			default:
+				return usageErrorf("--scope %q is not one of project, local, user", opts.scope)
+			}
+			return runInit(f, opts)
+		},
 	}
-	cmd.Flags().BoolVar(&opts.private, "private", false, "use Claude Code's machine-local memory folder instead of .memory/")
+	fl := cmd.Flags()
+	fl.BoolVar(&opts.private, "private", false, "use Claude Code's machine-local memory folder instead of .memory/")
+	fl.StringVar(&opts.agent, "agent", "claude-code", "the agent to wire: claude-code, codex, gemini, cursor")
+	fl.StringVar(&opts.scope, "scope", "project", "where the agent's config goes: project, local or user")
+	fl.BoolVar(&opts.noAgent, "no-agent", false, "create the vaults only; change no agent configuration")
+	fl.BoolVar(&opts.json, "json", false, "print what changed as JSON")
 	return cmd
+}
+
+type initResult struct {
+	Vault     string         `json:"vault"`
+	UserVault string         `json:"user_vault"`
+	Created   bool           `json:"created"`
+	Changes   []agent.Change `json:"changes"`
 }
 
 func runInit(f *Factory, opts initOptions) error {
@@ -50,18 +89,75 @@ func runInit(f *Factory, opts initOptions) error {
 	if !p.InGit() {
 		fmt.Fprintf(f.IO.ErrOut, "note: %s is not in a git repository; the vault is made there\n", p.Root)
 	}
-	for _, v := range []struct{ what, dir string }{{"project vault", dir}, {"user vault", f.Env.UserVaultDir()}} {
-		created, err := vault.Create(v.dir)
+	res := initResult{Vault: dir, UserVault: f.Env.UserVaultDir(), Changes: []agent.Change{}}
+	for i, v := range []string{dir, res.UserVault} {
+		created, err := vault.Create(v)
 		if err != nil {
 			return err
 		}
-		state := "exists"
-		if created {
-			state = "created"
+		if i == 0 {
+			res.Created = created
 		}
-		fmt.Fprintf(f.IO.Out, "%s %s: %s\n", v.what, state, displayPath(f, v.dir))
+		if !opts.json {
+			state := "exists"
+			if created {
+				state = "created"
+			}
+			fmt.Fprintf(f.IO.Out, "%s %s: %s\n", []string{"project vault", "user vault"}[i], state, displayPath(f, v))
+		}
 	}
-	return os.MkdirAll(p.StateDir(), 0o755)
+	if err := os.MkdirAll(p.StateDir(), 0o755); err != nil {
+		return err
+	}
+	if !opts.noAgent {
+		o, err := agentOptions(f, opts.scope, dir, !opts.private)
+		if err != nil {
+			return err
+		}
+		res.Changes, err = agent.Install(opts.agent, o)
+		if !opts.json {
+			printChanges(f, f.IO.Out, res.Changes)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if opts.json {
+		return printJSON(f.IO.Out, res)
+	}
+	return nil
+}
+
+// agentOptions describes this installation to package agent.
+func agentOptions(f *Factory, scope, vaultDir string, shared bool) (agent.Options, error) {
+	p, err := f.Project()
+	if err != nil {
+		return agent.Options{}, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return agent.Options{}, fmt.Errorf("find the mnemo binary: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	return agent.Options{
+		Binary: exe, Root: p.Root, VaultDir: vaultDir, Shared: shared, Scope: scope,
+		Home: f.Env.Home, ClaudeHome: f.Env.ClaudeHome(),
+	}, nil
+}
+
+func printChanges(f *Factory, w io.Writer, changes []agent.Change) {
+	for _, c := range changes {
+		if c.Action == "unchanged" {
+			continue
+		}
+		line := fmt.Sprintf("%s %s", c.Action, displayPath(f, c.Path))
+		if c.Backup != "" {
+			line += " (previous text in " + filepath.Base(c.Backup) + ")"
+		}
+		fmt.Fprintln(w, line)
+	}
 }
 
 // displayPath shortens a path under the working folder or home for messages.

@@ -78,6 +78,7 @@ MEMORY.md index.`,
 		newRecallCmd(f),
 		newVersionCmd(),
 		newHookCmd(f),
+		newUninstallCmd(f),
 	)
 	return root
 }
