@@ -24,7 +24,11 @@ type LoCoMoReport struct {
 	Overall    map[string]float64            `json:"overall"`
 	ByCategory map[string]map[string]float64 `json:"by_category"`
 	Questions  int                           `json:"questions"`
-	Elapsed    time.Duration                 `json:"-"`
+
+	CategoryQuestions map[string]int `json:"-"` // questions per category
+	Conversations     int            `json:"-"`
+	Turns             int            `json:"-"`
+	Elapsed           time.Duration  `json:"-"`
 }
 
 // LoCoMoOptions say how to run the benchmark.
@@ -59,6 +63,12 @@ func RunLoCoMo(ctx context.Context, convs []Conversation, opts LoCoMoOptions) (*
 		}
 	}
 	r := sc.report()
+	r.Conversations = len(convs)
+	for _, c := range convs {
+		for _, s := range c.Sessions {
+			r.Turns += len(s.Turns)
+		}
+	}
 	r.Elapsed = time.Since(start)
 	return r, nil
 }
@@ -237,7 +247,8 @@ func recallAt(evidence, retrieved []string, k int) float64 {
 }
 
 func (s *scorer) report() *LoCoMoReport {
-	r := &LoCoMoReport{ByCategory: make(map[string]map[string]float64), Questions: s.count[0]}
+	r := &LoCoMoReport{ByCategory: make(map[string]map[string]float64), Questions: s.count[0],
+		CategoryQuestions: make(map[string]int)}
 	for cat, sums := range s.sum {
 		m := make(map[string]float64, len(s.ks))
 		for i, k := range s.ks {
@@ -247,6 +258,7 @@ func (s *scorer) report() *LoCoMoReport {
 			r.Overall = m
 		} else {
 			r.ByCategory[strconv.Itoa(cat)] = m
+			r.CategoryQuestions[strconv.Itoa(cat)] = s.count[cat]
 		}
 	}
 	if r.Overall == nil {
