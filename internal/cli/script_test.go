@@ -25,6 +25,15 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// expand FILE...: replace $VAR and ${VAR} in each file with the
+			// script's environment, for hook payloads that name $WORK.
+			"expand": func(ts *testscript.TestScript, neg bool, args []string) {
+				for _, f := range args {
+					ts.Check(os.WriteFile(ts.MkAbs(f), []byte(os.Expand(ts.ReadFile(f), ts.Getenv)), 0o644))
+				}
+			},
+		},
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, "home")
 			env.Setenv("HOME", home)

@@ -79,7 +79,7 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 // clears reports whether a memory sharing shared of a prompt's n words is
 // relevant enough to inject unasked.
 func clears(shared, n int) bool {
-	if shared < min(minShared, n) {
+	if shared == 0 || shared < min(minShared, n) {
 		return false
 	}
 	return shared >= enoughTerms || float64(shared) >= minCoverage*float64(n)

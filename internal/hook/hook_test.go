@@ -1,0 +1,172 @@
+package hook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/project"
+	"github.com/mnemo-dev/mnemo/internal/staleness"
+)
+
+var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+
+// setup makes a git project with a vault and returns a runner over it.
+func setup(t *testing.T) (root string, r *Runner, out *bytes.Buffer) {
+	t.Helper()
+	root, home := t.TempDir(), t.TempDir()
+	if err := exec.Command("git", "init", "-q", root).Run(); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(root, ".memory"), 0o755)
+	env := map[string]string{"MNEMO_HOME": filepath.Join(home, ".mnemo"), "CLAUDE_CONFIG_DIR": filepath.Join(home, ".claude")}
+	out = new(bytes.Buffer)
+	r = &Runner{
+		Env:    project.Env{Home: home, Getenv: func(k string) string { return env[k] }},
+		Now:    func() time.Time { return now },
+		Getwd:  func() (string, error) { return root, nil },
+		Stdout: out,
+	}
+	return root, r, out
+}
+
+func writeMemory(t *testing.T, dir string, m *memory.Memory) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, m.Name+".md"), m.Render(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// context decodes a hook's stdout and returns its additionalContext.
+func contextOf(t *testing.T, out []byte) string {
+	t.Helper()
+	if len(out) == 0 {
+		return ""
+	}
+	var v struct {
+		HookSpecificOutput struct{ AdditionalContext string } `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("hook printed invalid JSON %q: %v", out, err)
+	}
+	return v.HookSpecificOutput.AdditionalContext
+}
+
+func run(r *Runner, event string, in map[string]any) {
+	data, _ := json.Marshal(in)
+	r.Run(context.Background(), event, bytes.NewReader(data))
+}
+
+// TestSessionStartCap: however many memories there are, the context stays
+// within 9,500 characters and is whole.
+func TestSessionStartCap(t *testing.T) {
+	root, r, out := setup(t)
+	for i := range 300 {
+		writeMemory(t, filepath.Join(root, ".memory"), memory.New(memory.Header{
+			Name: fmt.Sprintf("m%03d", i), Description: fmt.Sprintf("Memory %d about a long topic %s", i, strings.Repeat("x", 80)),
+			Type: memory.Types[i%4], Updated: now.Add(-time.Duration(i) * time.Hour),
+		}, strings.Repeat(fmt.Sprintf("Body of memory %d. ", i), 30)))
+	}
+	os.WriteFile(filepath.Join(root, ".memory", "MEMORY.md"), nil, 0o644)
+	// A MEMORY.md as reindex makes it: 200 lines, most of them entries.
+	var idx strings.Builder
+	idx.WriteString("# Memory index\n<!-- mnemo:begin — generated -->\n")
+	for i := range 190 {
+		fmt.Fprintf(&idx, "- [m%03d](m%03d.md) — Memory %d about a long topic %s\n", i, i, i, strings.Repeat("x", 80))
+	}
+	idx.WriteString("<!-- mnemo:end -->\n")
+	os.WriteFile(filepath.Join(root, ".memory", "MEMORY.md"), []byte(idx.String()), 0o644)
+
+	run(r, SessionStart, map[string]any{"session_id": "s", "cwd": root, "source": "startup"})
+	ctx := contextOf(t, out.Bytes())
+	if n := utf8.RuneCountInString(ctx); n > SessionStartBudget || n < SessionStartBudget-500 {
+		t.Errorf("context is %d characters, want at most %d (and near it)", n, SessionStartBudget)
+	}
+	if !strings.HasPrefix(ctx, fenceOpen) || !strings.HasSuffix(ctx, fenceClose) {
+		t.Errorf("context is not fenced whole: %q … %q", ctx[:40], ctx[len(ctx)-40:])
+	}
+	if !strings.Contains(ctx, "more project memories: recall them by topic") {
+		t.Errorf("a cut index does not say how many lines it left out")
+	}
+}
+
+// TestSessionStartStaleAndCompact: a memory whose anchored file changed is
+// listed with its reason and its body held back; after a compaction, what
+// the session wrote comes first.
+func TestSessionStartStaleAndCompact(t *testing.T) {
+	root, r, out := setup(t)
+	vaultDir := filepath.Join(root, ".memory")
+	src := filepath.Join(root, "service.go")
+	os.WriteFile(src, []byte("package auth\n"), 0o644)
+	anchors, err := staleness.Anchor(root, root, "", []string{src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeMemory(t, vaultDir, memory.New(memory.Header{Name: "auth-service", Description: "Auth lives in service.go",
+		Type: memory.TypeProject, Updated: now.Add(-48 * time.Hour), Anchors: anchors}, "Auth is in service.go."))
+	writeMemory(t, vaultDir, memory.New(memory.Header{Name: "fresh-fact", Description: "A fact written this session",
+		Type: memory.TypeProject, Updated: now.Add(-time.Minute)}, "Written during the session."))
+	os.WriteFile(src, []byte("package auth // changed\n"), 0o644)
+	transcript := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(transcript, []byte(`{"type":"user","timestamp":"`+now.Add(-time.Hour).Format(time.RFC3339)+`"}`+"\n"), 0o644)
+
+	run(r, SessionStart, map[string]any{"session_id": "s", "cwd": root, "source": "compact", "transcript_path": transcript})
+	ctx := contextOf(t, out.Bytes())
+	if !strings.Contains(ctx, "- auth-service: service.go changed since 2026-11-28") {
+		t.Errorf("context does not list the stale memory with its reason:\n%s", ctx)
+	}
+	if strings.Contains(ctx, "### auth-service") {
+		t.Errorf("the stale memory's body was injected:\n%s", ctx)
+	}
+	written := strings.Index(ctx, "Written in this session so far:\n### fresh-fact")
+	if written < 0 || written > strings.Index(ctx, "Possibly stale") {
+		t.Errorf("after a compaction, the session's own memory does not come first:\n%s", ctx)
+	}
+}
+
+// TestDeadline: a hook past its deadline prints nothing.
+func TestDeadline(t *testing.T) {
+	root, r, out := setup(t)
+	writeMemory(t, filepath.Join(root, ".memory"), memory.New(memory.Header{Name: "a", Description: "A", Type: memory.TypeUser}, "a"))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r.Run(ctx, SessionStart, strings.NewReader(`{"cwd":"`+root+`"}`))
+	if out.Len() != 0 {
+		t.Errorf("a hook whose context ended printed %q", out)
+	}
+}
+
+func TestClears(t *testing.T) {
+	tests := []struct {
+		shared, n int
+		want      bool
+	}{
+		{1, 1, true}, {1, 2, false}, {2, 2, true}, {2, 5, true}, {2, 9, false}, {3, 30, true}, {0, 0, false},
+	}
+	for _, tt := range tests {
+		if got := clears(tt.shared, tt.n); got != tt.want {
+			t.Errorf("clears(%d, %d) = %v, want %v", tt.shared, tt.n, got, tt.want)
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(`{"session_id":"abc","transcript_path":"/t.jsonl","cwd":"/x","hook_event_name":"SessionStart","source":"startup"}`))
+	f.Add([]byte(`{"conversation_id":"c","workspace_roots":["/w"],"prompt":"p"}`))
+	f.Add([]byte(`{"session_id":1,"cwd":null}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in, _ := Decode(bytes.NewReader(data))
+		if in.SessionID == "" && in.ConversationID != "" {
+			t.Fatalf("Decode(%q) lost the conversation id", data)
+		}
+	})
+}
