@@ -80,6 +80,7 @@ MEMORY.md index.`,
 		newVersionCmd(),
 		newHookCmd(f),
 		newUninstallCmd(f),
+		newQueueCmd(f),
 	)
 	return root
 }
