@@ -5,10 +5,6 @@ import (
 	"unicode"
 )
 
-// secretWords start the search for named secrets; each hit is checked by
-// [secretName] on the whole name around it.
-var secretWords = [...]string{"pass", "pwd", "secret", "token", "key", "credential", "auth", "cookie"}
-
 // maxValue bounds the length of a named secret's value.
 const maxValue = 4096
 
@@ -25,7 +21,9 @@ const maxValue = 4096
 // numbers are left alone.
 func findAssignments(fs []Finding, s, lower string) []Finding {
 	done := 0 // end of the last name examined
-	for _, w := range secretWords {
+	// These words start the search; each hit is checked by [secretName]
+	// on the whole name around it.
+	for _, w := range [...]string{"pass", "pwd", "secret", "token", "key", "credential", "auth", "cookie"} {
 		done = 0
 		for i := 0; ; {
 			j := strings.Index(lower[i:], w)

@@ -12,80 +12,93 @@ type provider struct {
 	upper  bool // the part after the prefix is upper-case letters and digits only
 }
 
-// providers lists credential formats. A longer prefix comes before a
+// providerTable lists credential formats. A longer prefix comes before a
 // shorter one it extends (sk-ant- before sk-), since the first match wins.
-var providers = [...]provider{
-	{prefix: "sk-ant-", kind: "anthropic-key", min: 40},
-	{prefix: "sk-proj-", kind: "openai-key", min: 40},
-	{prefix: "sk-svcacct-", kind: "openai-key", min: 40},
-	{prefix: "sk-admin-", kind: "openai-key", min: 40},
-	{prefix: "sk-or-v1-", kind: "openrouter-key", min: 40},
-	{prefix: "sk-", kind: "openai-key", min: 32, digit: true},
-	{prefix: "sk_live_", kind: "stripe-key", min: 24},
-	{prefix: "sk_test_", kind: "stripe-key", min: 24},
-	{prefix: "rk_live_", kind: "stripe-key", min: 24},
-	{prefix: "rk_test_", kind: "stripe-key", min: 24},
-	{prefix: "whsec_", kind: "stripe-key", min: 30},
-	{prefix: "AKIA", kind: "aws-access-key", exact: 20, upper: true},
-	{prefix: "ASIA", kind: "aws-access-key", exact: 20, upper: true},
-	{prefix: "AIza", kind: "gcp-api-key", exact: 39},
-	{prefix: "ya29.", kind: "gcp-oauth-token", min: 30},
-	{prefix: "GOCSPX-", kind: "gcp-client-secret", min: 30},
-	{prefix: "github_pat_", kind: "github-token", min: 40},
-	{prefix: "ghp_", kind: "github-token", min: 36},
-	{prefix: "gho_", kind: "github-token", min: 36},
-	{prefix: "ghu_", kind: "github-token", min: 36},
-	{prefix: "ghs_", kind: "github-token", min: 36},
-	{prefix: "ghr_", kind: "github-token", min: 36},
-	{prefix: "glpat-", kind: "gitlab-token", min: 26},
-	{prefix: "glptt-", kind: "gitlab-token", min: 26},
-	{prefix: "glrt-", kind: "gitlab-token", min: 25},
-	{prefix: "gldt-", kind: "gitlab-token", min: 25},
-	{prefix: "glcbt-", kind: "gitlab-token", min: 25},
-	{prefix: "GR1348941", kind: "gitlab-token", min: 29},
-	{prefix: "xoxb-", kind: "slack-token", min: 20, digit: true},
-	{prefix: "xoxp-", kind: "slack-token", min: 20, digit: true},
-	{prefix: "xoxa-", kind: "slack-token", min: 20, digit: true},
-	{prefix: "xoxr-", kind: "slack-token", min: 20, digit: true},
-	{prefix: "xoxs-", kind: "slack-token", min: 20, digit: true},
-	{prefix: "xoxe-", kind: "slack-token", min: 20, digit: true},
-	{prefix: "xapp-", kind: "slack-token", min: 20, digit: true},
-	{prefix: "npm_", kind: "npm-token", min: 40},
-	{prefix: "pypi-AgEIcHlwaS5vcmc", kind: "pypi-token", min: 60},
-	{prefix: "hf_", kind: "huggingface-token", min: 34, digit: true},
-	{prefix: "dop_v1_", kind: "digitalocean-token", min: 40},
-	{prefix: "doo_v1_", kind: "digitalocean-token", min: 40},
-	{prefix: "dor_v1_", kind: "digitalocean-token", min: 40},
-	{prefix: "shpat_", kind: "shopify-token", min: 38},
-	{prefix: "shpss_", kind: "shopify-token", min: 38},
-	{prefix: "shpca_", kind: "shopify-token", min: 38},
-	{prefix: "shppa_", kind: "shopify-token", min: 38},
-	{prefix: "SG.", kind: "sendgrid-key", min: 60},
-	{prefix: "lin_api_", kind: "linear-key", min: 40},
-	{prefix: "sntrys_", kind: "sentry-token", min: 40},
-	{prefix: "sntryu_", kind: "sentry-token", min: 40},
-	{prefix: "gsk_", kind: "groq-key", min: 40, digit: true},
-	{prefix: "xai-", kind: "xai-key", min: 40, digit: true},
-	{prefix: "r8_", kind: "replicate-token", min: 30, digit: true},
-	{prefix: "pplx-", kind: "perplexity-key", min: 40, digit: true},
-	{prefix: "AGE-SECRET-KEY-1", kind: "age-key", min: 60},
-	{prefix: "PMAK-", kind: "postman-key", min: 40},
-	{prefix: "dapi", kind: "databricks-token", min: 36, digit: true},
-	{prefix: "ATATT3", kind: "atlassian-token", min: 40},
-	{prefix: "glsa_", kind: "grafana-token", min: 40},
-	{prefix: "glc_", kind: "grafana-token", min: 40},
-	{prefix: "tskey-", kind: "tailscale-key", min: 30},
-	{prefix: "sbp_", kind: "supabase-token", min: 40},
-	{prefix: "EAACEdEose0cBA", kind: "facebook-token", min: 30},
+func providerTable() []provider {
+	return []provider{
+		{prefix: "sk-ant-", kind: "anthropic-key", min: 40},
+		{prefix: "sk-proj-", kind: "openai-key", min: 40},
+		{prefix: "sk-svcacct-", kind: "openai-key", min: 40},
+		{prefix: "sk-admin-", kind: "openai-key", min: 40},
+		{prefix: "sk-or-v1-", kind: "openrouter-key", min: 40},
+		{prefix: "sk-", kind: "openai-key", min: 32, digit: true},
+		{prefix: "sk_live_", kind: "stripe-key", min: 24},
+		{prefix: "sk_test_", kind: "stripe-key", min: 24},
+		{prefix: "rk_live_", kind: "stripe-key", min: 24},
+		{prefix: "rk_test_", kind: "stripe-key", min: 24},
+		{prefix: "whsec_", kind: "stripe-key", min: 30},
+		{prefix: "AKIA", kind: "aws-access-key", exact: 20, upper: true},
+		{prefix: "ASIA", kind: "aws-access-key", exact: 20, upper: true},
+		{prefix: "AIza", kind: "gcp-api-key", exact: 39},
+		{prefix: "ya29.", kind: "gcp-oauth-token", min: 30},
+		{prefix: "GOCSPX-", kind: "gcp-client-secret", min: 30},
+		{prefix: "github_pat_", kind: "github-token", min: 40},
+		{prefix: "ghp_", kind: "github-token", min: 36},
+		{prefix: "gho_", kind: "github-token", min: 36},
+		{prefix: "ghu_", kind: "github-token", min: 36},
+		{prefix: "ghs_", kind: "github-token", min: 36},
+		{prefix: "ghr_", kind: "github-token", min: 36},
+		{prefix: "glpat-", kind: "gitlab-token", min: 26},
+		{prefix: "glptt-", kind: "gitlab-token", min: 26},
+		{prefix: "glrt-", kind: "gitlab-token", min: 25},
+		{prefix: "gldt-", kind: "gitlab-token", min: 25},
+		{prefix: "glcbt-", kind: "gitlab-token", min: 25},
+		{prefix: "GR1348941", kind: "gitlab-token", min: 29},
+		{prefix: "xoxb-", kind: "slack-token", min: 20, digit: true},
+		{prefix: "xoxp-", kind: "slack-token", min: 20, digit: true},
+		{prefix: "xoxa-", kind: "slack-token", min: 20, digit: true},
+		{prefix: "xoxr-", kind: "slack-token", min: 20, digit: true},
+		{prefix: "xoxs-", kind: "slack-token", min: 20, digit: true},
+		{prefix: "xoxe-", kind: "slack-token", min: 20, digit: true},
+		{prefix: "xapp-", kind: "slack-token", min: 20, digit: true},
+		{prefix: "npm_", kind: "npm-token", min: 40},
+		{prefix: "pypi-AgEIcHlwaS5vcmc", kind: "pypi-token", min: 60},
+		{prefix: "hf_", kind: "huggingface-token", min: 34, digit: true},
+		{prefix: "dop_v1_", kind: "digitalocean-token", min: 40},
+		{prefix: "doo_v1_", kind: "digitalocean-token", min: 40},
+		{prefix: "dor_v1_", kind: "digitalocean-token", min: 40},
+		{prefix: "shpat_", kind: "shopify-token", min: 38},
+		{prefix: "shpss_", kind: "shopify-token", min: 38},
+		{prefix: "shpca_", kind: "shopify-token", min: 38},
+		{prefix: "shppa_", kind: "shopify-token", min: 38},
+		{prefix: "SG.", kind: "sendgrid-key", min: 60},
+		{prefix: "lin_api_", kind: "linear-key", min: 40},
+		{prefix: "sntrys_", kind: "sentry-token", min: 40},
+		{prefix: "sntryu_", kind: "sentry-token", min: 40},
+		{prefix: "gsk_", kind: "groq-key", min: 40, digit: true},
+		{prefix: "xai-", kind: "xai-key", min: 40, digit: true},
+		{prefix: "r8_", kind: "replicate-token", min: 30, digit: true},
+		{prefix: "pplx-", kind: "perplexity-key", min: 40, digit: true},
+		{prefix: "AGE-SECRET-KEY-1", kind: "age-key", min: 60},
+		{prefix: "PMAK-", kind: "postman-key", min: 40},
+		{prefix: "dapi", kind: "databricks-token", min: 36, digit: true},
+		{prefix: "ATATT3", kind: "atlassian-token", min: 40},
+		{prefix: "glsa_", kind: "grafana-token", min: 40},
+		{prefix: "glc_", kind: "grafana-token", min: 40},
+		{prefix: "tskey-", kind: "tailscale-key", min: 30},
+		{prefix: "sbp_", kind: "supabase-token", min: 40},
+		{prefix: "EAACEdEose0cBA", kind: "facebook-token", min: 30},
+	}
 }
 
-// providerKind returns the kind of credential tok is by its prefix, or "".
-func providerKind(tok string) string {
+// providerIndex holds the provider rules by the first byte of their prefix.
+type providerIndex [256][]provider
+
+func newProviderIndex() *providerIndex {
+	var idx providerIndex
+	for _, p := range providerTable() {
+		idx[p.prefix[0]] = append(idx[p.prefix[0]], p)
+	}
+	return &idx
+}
+
+// kind returns the kind of credential tok is by its prefix, or "".
+func (idx *providerIndex) kind(tok string) string {
 	if len(tok) < 20 {
 		return ""
 	}
-	for i := range providers {
-		p := &providers[i]
+	for i := range idx[tok[0]] {
+		p := &idx[tok[0]][i]
 		if !strings.HasPrefix(tok, p.prefix) {
 			continue
 		}

@@ -40,14 +40,15 @@ type Options struct {
 // "[REDACTED:kind]". It holds no mutable state: a Redactor is safe for
 // concurrent use.
 type Redactor struct {
-	literals []string
-	entropy  bool
-	bigrams  *bigramTable
+	literals  []string
+	entropy   bool
+	bigrams   *bigramTable
+	providers *providerIndex
 }
 
 // New returns a Redactor.
 func New(opts Options) *Redactor {
-	r := &Redactor{entropy: !opts.NoEntropy, bigrams: newBigramTable()}
+	r := &Redactor{entropy: !opts.NoEntropy, bigrams: newBigramTable(), providers: newProviderIndex()}
 	for _, l := range opts.Literals {
 		if len(l) >= 8 {
 			r.literals = append(r.literals, l)

@@ -59,7 +59,7 @@ func (r *Redactor) classify(fs []Finding, s string, start, end int) []Finding {
 		}
 		return e
 	}
-	if kind := providerKind(tok); kind != "" {
+	if kind := r.providers.kind(tok); kind != "" {
 		return append(fs, Finding{start, spanEnd(start + len(tok)), kind})
 	}
 	if lockfileHash(s, origin, tok) || dataURI(s, origin) || idPrefix(tok) || sshPublicKey(s, origin) {
@@ -75,8 +75,8 @@ func (r *Redactor) classify(fs []Finding, s string, start, end int) []Finding {
 		}
 		e := spanEnd(start + off + len(part))
 		switch {
-		case off > 0 && providerKind(part) != "":
-			fs = append(fs, Finding{start + off, e, providerKind(part)})
+		case off > 0 && r.providers.kind(part) != "":
+			fs = append(fs, Finding{start + off, e, r.providers.kind(part)})
 		case r.entropy && r.looksRandom(part):
 			fs = append(fs, Finding{start + off, e, KindHighEntropy})
 		}

@@ -195,10 +195,10 @@ func (b *Builder) addAssistant(e Entry) {
 
 func (b *Builder) addCall(blk Block, e Entry) {
 	t := b.turnFor(e)
-	arg, path, op := describeCall(blk.Name, blk.Input, b.cwd(e))
+	info := describeCall(blk.Name, blk.Input, b.cwd(e))
 	c := &ToolCall{
-		ID: blk.ID, Name: blk.Name, Arg: b.opts.Redact(arg), Path: path, Op: op,
-		Turn: t.Index, thread: b.threadKey(e), seq: b.calls,
+		ID: blk.ID, Name: blk.Name, Arg: b.opts.Redact(info.arg), Path: info.path, Op: info.op,
+		Background: info.background, Turn: t.Index, thread: b.threadKey(e), seq: b.calls,
 	}
 	b.calls++
 	if blk.ID != "" {
@@ -226,11 +226,14 @@ func (b *Builder) addResult(blk Block, e Entry, structured bool) {
 		}
 		switch c.Name {
 		case "Task", "Agent", "AskUserQuestion":
-			c.Result = Elide(tidy(b.opts.Redact(text)), b.opts.MaxResult)
+			c.Result = Elide(tidy(b.opts.Redact(agentReport(text))), b.opts.MaxResult)
 		}
 		return
 	}
 	c.Outcome = OutcomeError
+	if c.Interrupted {
+		return // the person's doing, not an error worth quoting
+	}
 	if structured && text == "" && e.Result != nil {
 		text = e.Result.Text
 	}
@@ -340,4 +343,19 @@ func mergeMeta(dst *Meta, src Meta) {
 	if src.End.After(dst.End) {
 		dst.End = src.End
 	}
+}
+
+// agentReport removes the bookkeeping Claude Code appends to a sub-agent's
+// report: the agentId line and the <usage> block.
+func agentReport(s string) string {
+	s = replaceTag(s, "usage", func(string) string { return "" })
+	var b strings.Builder
+	for line := range strings.SplitSeq(s, "\n") {
+		if strings.HasPrefix(line, "agentId: ") {
+			continue
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

@@ -9,8 +9,9 @@ import (
 )
 
 // minChunkRunes is the least room for content a chunk gets, whatever the
-// budget: a budget smaller than the header plus this yields chunks over it.
-const minChunkRunes = 400
+// budget: a budget smaller than the header plus 50 tokens yields chunks
+// over it.
+const minChunkRunes = 200
 
 // A Chunk is a piece of a digest's text that fits a token budget. Each
 // chunk starts with the digest's header and a "chunk: i/n" line.

@@ -2,19 +2,6 @@ package transcript
 
 import "strings"
 
-// dropTags are wrappers whose content is never what a person typed: context
-// Claude Code injects, output of local commands, hook output.
-var dropTags = [...]string{
-	"system-reminder",
-	"local-command-stdout",
-	"local-command-stderr",
-	"local-command-caveat",
-	"bash-stdout",
-	"bash-stderr",
-	"user-prompt-submit-hook",
-	"command-message",
-}
-
 // CleanPrompt returns the text a person typed, given the text of a user
 // message: injected <system-reminder> blocks, local command output and
 // caveats are removed; a slash command's wrapper
@@ -23,7 +10,10 @@ var dropTags = [...]string{
 // Runs of blank lines shrink to one and the result is trimmed.
 func CleanPrompt(s string) string {
 	if strings.IndexByte(s, '<') >= 0 {
-		for _, tag := range dropTags {
+		// Wrappers whose content is never what a person typed: context
+		// Claude Code injects, output of local commands, hook output.
+		for _, tag := range [...]string{"system-reminder", "local-command-stdout", "local-command-stderr",
+			"local-command-caveat", "bash-stdout", "bash-stderr", "user-prompt-submit-hook", "command-message"} {
 			s = replaceTag(s, tag, func(string) string { return "" })
 		}
 		s = slashCommand(s)

@@ -109,6 +109,7 @@ type ToolCall struct {
 	Path        string // the file read or written, relative to the session's cwd when inside it
 	Op          FileOp
 	Outcome     Outcome
+	Background  bool   // a command started in the background
 	Interrupted bool   // the person stopped the call
 	Error       string // OutcomeError: the first lines of the error
 	Result      string // text worth keeping from a successful result: a sub-agent's report, answers to questions

@@ -62,10 +62,6 @@ func runeOffsetFromEnd(s string, n int) int {
 	return i
 }
 
-// errorWords mark the lines of an error output worth showing first.
-var errorWords = [...]string{"error", "fail", "panic", "exception", "fatal", "cannot", "can't",
-	"not found", "no such", "denied", "undefined", "invalid", "refused", "traceback", "expected"}
-
 // excerptError returns up to n lines of an error output, each cut to width
 // characters: lines that name an error first, then the first lines, kept in
 // their original order. Tool wrappers such as <tool_use_error> are removed.
@@ -113,7 +109,8 @@ func excerptError(s string, n, width int) string {
 // errorish reports whether a line of output names an error.
 func errorish(line string) bool {
 	lower := strings.ToLower(line)
-	for _, w := range errorWords {
+	for _, w := range [...]string{"error", "fail", "panic", "exception", "fatal", "cannot", "can't",
+		"not found", "no such", "denied", "undefined", "invalid", "refused", "traceback", "expected"} {
 		if strings.Contains(lower, w) {
 			return true
 		}

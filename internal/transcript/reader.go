@@ -64,23 +64,53 @@ type Reader struct {
 	err    error    // sticky: io.EOF or a read error
 }
 
+// lookback is how much of the transcript before the starting offset
+// [Open] reads to remember which assistant blocks were already returned, so
+// a response whose lines straddle two jobs is not repeated.
+const lookback = 256 << 10
+
 // Open opens the transcript at path for reading from offset, which should
-// be 0 or an offset returned by [Reader.Offset] for the same file. Close
-// the Reader when done.
+// be 0 or an offset returned by [Reader.Offset] for the same file. It
+// first reads up to 256 KiB before offset, returning none of it, to
+// de-duplicate a response split across the two reads. Close the Reader
+// when done.
 func Open(path string, offset int64) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
+	r := NewReader(f, offset)
+	r.closer = f
 	if offset > 0 {
+		start := max(0, offset-lookback)
+		r.prime(io.NewSectionReader(f, start, offset-start), start > 0)
 		if _, err := f.Seek(offset, io.SeekStart); err != nil {
 			f.Close()
 			return nil, fmt.Errorf("transcript: seek %s to %d: %w", path, offset, err)
 		}
 	}
-	r := NewReader(f, offset)
-	r.closer = f
 	return r, nil
+}
+
+// prime reads src, the lines just before where r starts, only to remember
+// their assistant blocks. partial says src starts mid-line.
+func (r *Reader) prime(src io.Reader, partial bool) {
+	p := NewReader(src, 0)
+	p.seen = r.seen
+	if partial {
+		for {
+			_, err := p.br.ReadSlice('\n')
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				break
+			}
+		}
+	}
+	for {
+		if _, err := p.Next(); err != nil {
+			break
+		}
+	}
+	r.order = p.order
 }
 
 // NewReader returns a Reader of r, whose next byte is at offset in the

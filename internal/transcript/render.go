@@ -21,6 +21,7 @@ import (
 //	assistant: <prose>
 //	tool: Bash `go test ./...` -> error
 //	  ! <first lines of the error>
+//	tool: Bash `npm run dev` (background) -> ok
 //	tool: Task Explore the parser (Explore) -> ok
 //	  | <the sub-agent's report>
 //	note: interrupted by user
@@ -154,7 +155,11 @@ func callText(c *ToolCall) string {
 		return c.Name
 	}
 	if c.Name == "Bash" || c.Name == "PowerShell" {
-		return c.Name + " `" + c.Arg + "`"
+		s := c.Name + " `" + c.Arg + "`"
+		if c.Background {
+			s += " (background)"
+		}
+		return s
 	}
 	return c.Name + " " + c.Arg
 }

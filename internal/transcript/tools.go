@@ -48,9 +48,18 @@ type toolInput struct {
 	} `json:"questions"`
 }
 
-// describeCall returns the key argument of a tool call, the file it touches
-// (relative to cwd when inside it) and what it does to that file.
-func describeCall(name string, raw json.RawMessage, cwd string) (arg, path string, op FileOp) {
+// A callInfo is what the digest shows of a tool call's arguments.
+type callInfo struct {
+	arg        string // the key argument
+	path       string // the file touched, relative to cwd when inside it
+	op         FileOp
+	background bool // a command started in the background
+}
+
+// describeCall returns what the digest shows of a tool call's arguments.
+func describeCall(name string, raw json.RawMessage, cwd string) callInfo {
+	var arg, path string
+	var op FileOp
 	var in toolInput
 	_ = json.Unmarshal(raw, &in) // partial input still gives what it can
 	file := in.FilePath
@@ -60,9 +69,6 @@ func describeCall(name string, raw json.RawMessage, cwd string) (arg, path strin
 	switch name {
 	case "Bash", "PowerShell":
 		arg = in.Command
-		if in.RunInBackground {
-			arg = oneLine(arg) + " (background)"
-		}
 	case "Read", "NotebookRead":
 		path, op = relPath(file, cwd), FileRead
 		arg = path
@@ -109,7 +115,7 @@ func describeCall(name string, raw json.RawMessage, cwd string) (arg, path strin
 			arg = compactJSON(raw)
 		}
 	}
-	return cut(oneLine(arg), maxArg), path, op
+	return callInfo{arg: cut(oneLine(arg), maxArg), path: path, op: op, background: in.RunInBackground}
 }
 
 func todoSummary(in toolInput) string {
