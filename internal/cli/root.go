@@ -81,6 +81,7 @@ MEMORY.md index.`,
 		newHookCmd(f),
 		newUninstallCmd(f),
 		newQueueCmd(f),
+		newDoctorCmd(f),
 	)
 	return root
 }

@@ -1,0 +1,188 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mnemo-dev/mnemo/internal/agent"
+	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/queue"
+	"github.com/mnemo-dev/mnemo/internal/vault"
+)
+
+// A check is one line of the doctor's report.
+type check struct {
+	Name   string `json:"name"`
+	Status string `json:"status"` // ok, warn, fail
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+func newDoctorCmd(f *Factory) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the installation and say what to fix",
+		Long: `Check that mnemo is installed and working for this project: the binary on
+PATH, the hooks and MCP server registered with Claude Code, the vaults
+readable and valid, the state folder writable, the index usable, the capture
+queue healthy and the extractor available. Each problem comes with what to
+run to fix it. Exits 1 when a check fails.`,
+		Example: `  mnemo doctor
+  mnemo doctor --json`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			checks := runDoctor(cmd.Context(), f)
+			failed := 0
+			for _, c := range checks {
+				if c.Status == "fail" {
+					failed++
+				}
+			}
+			if asJSON {
+				if err := printJSON(f.IO.Out, checks); err != nil {
+					return err
+				}
+			} else {
+				for _, c := range checks {
+					fmt.Fprintf(f.IO.Out, "%-4s  %-10s  %s\n", c.Status, c.Name, c.Detail)
+					if c.Fix != "" {
+						fmt.Fprintf(f.IO.Out, "      %-10s  fix: %s\n", "", c.Fix)
+					}
+				}
+			}
+			if failed > 0 {
+				return errSilent
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the checks as JSON")
+	return cmd
+}
+
+func runDoctor(ctx context.Context, f *Factory) []check {
+	var out []check
+	add := func(name, status, detail, fix string) { out = append(out, check{name, status, detail, fix}) }
+
+	if path, err := exec.LookPath("mnemo"); err != nil {
+		add("binary", "warn", "mnemo is not on PATH: the hooks init wrote run it by its full path, the plugin needs it on PATH",
+			"go install ./cmd/mnemo, and put $(go env GOPATH)/bin on PATH")
+	} else {
+		add("binary", "ok", path, "")
+	}
+	p, err := f.Project()
+	if err != nil {
+		add("project", "fail", err.Error(), "")
+		return out
+	}
+	dir := p.VaultDir()
+	o, err := agentOptions(f, "project", dir, dir == p.SharedVaultDir())
+	if err == nil {
+		reg := agent.Inspect(o)
+		if missing := reg.Missing(); len(missing) > 0 {
+			add("hooks", "fail", "not registered with Claude Code: "+strings.Join(missing, ", "), "mnemo init")
+		} else {
+			add("hooks", "ok", hookPlaces(reg), "")
+		}
+		for _, prog := range reg.Programs {
+			if fi, err := os.Stat(prog); err != nil || fi.Mode()&0o111 == 0 {
+				add("hooks", "fail", "the hooks run "+prog+", which is not an executable", "mnemo init (run it with the mnemo you use now)")
+			}
+		}
+		if len(reg.Servers) == 0 && !reg.Plugin {
+			add("mcp", "warn", "the MCP server mnemo is not registered", "mnemo init")
+		} else {
+			add("mcp", "ok", strings.Join(reg.Servers, ", "), "")
+		}
+	}
+	out = append(out, vaultCheck(f, "vault", false))
+	out = append(out, vaultCheck(f, "user vault", true))
+
+	state := p.StateDir()
+	if err := os.MkdirAll(state, 0o755); err != nil {
+		add("state", "fail", err.Error(), "check the permissions of "+filepath.Dir(state))
+		return out
+	}
+	add("state", "ok", state, "")
+	if db, err := index.Open(ctx, filepath.Join(state, index.FileName), nil); err != nil {
+		add("index", "fail", err.Error(), "delete "+filepath.Join(state, index.FileName)+"; mnemo rebuilds it")
+	} else {
+		n, _ := db.Count(ctx)
+		db.Close()
+		add("index", "ok", fmt.Sprintf("%d memories indexed", n), "")
+	}
+	out = append(out, queueCheck(ctx, state))
+	add("extractor", "ok", "heuristic (offline)", "")
+	return out
+}
+
+func hookPlaces(reg agent.Registration) string {
+	if reg.Plugin {
+		return "by the mnemo plugin"
+	}
+	seen := map[string]bool{}
+	var files []string
+	for _, fs := range reg.Hooks {
+		for _, f := range fs {
+			if !seen[f] {
+				seen[f] = true
+				files = append(files, f)
+			}
+		}
+	}
+	return "in " + strings.Join(files, ", ")
+}
+
+func vaultCheck(f *Factory, name string, user bool) check {
+	v, err := f.Vault(user)
+	if err != nil {
+		return check{Name: name, Status: "fail", Detail: err.Error(), Fix: "mnemo init"}
+	}
+	errs, warns := 0, 0
+	for _, fd := range v.Lint() {
+		if fd.Severity == vault.SeverityError {
+			errs++
+		} else {
+			warns++
+		}
+	}
+	entries, _ := v.List()
+	c := check{Name: name, Status: "ok", Detail: fmt.Sprintf("%s: %d memories", displayPath(f, v.Dir), len(entries))}
+	if errs > 0 {
+		c.Status, c.Fix = "warn", "mnemo lint"
+		if user {
+			c.Fix += " --user"
+		}
+		c.Detail += fmt.Sprintf(", %d errors, %d warnings", errs, warns)
+	}
+	return c
+}
+
+func queueCheck(ctx context.Context, state string) check {
+	q, err := queue.Open(ctx, state)
+	if err != nil {
+		return check{Name: "queue", Status: "fail", Detail: err.Error()}
+	}
+	defer q.Close()
+	counts, err := q.Counts(ctx)
+	if err != nil {
+		return check{Name: "queue", Status: "fail", Detail: err.Error()}
+	}
+	c := check{Name: "queue", Status: "ok", Detail: fmt.Sprintf("%d pending, %d done, %d failed, %d dead",
+		counts["pending"]+counts["leased"], counts["done"], counts["failed"], counts["dead"])}
+	if counts["dead"] > 0 {
+		c.Status, c.Fix = "warn", "mnemo queue, then mnemo queue retry ID"
+	}
+	if counts["pending"] > 0 && !queue.WorkerRunning(state) {
+		c.Status, c.Fix = "warn", "mnemo worker"
+		c.Detail += "; no worker is running"
+	}
+	return c
+}
