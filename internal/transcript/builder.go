@@ -280,6 +280,7 @@ func (b *Builder) turnFor(e Entry) *Turn {
 		if e.AgentID == "" && len(agent) > 8 {
 			agent = agent[:8]
 		}
+		agent = cut(oneLine(agent), 40)
 		t = &Turn{Index: len(b.turns) + 1, Kind: TurnAgent, Agent: agent, Time: e.Time}
 		b.turns = append(b.turns, t)
 		b.threads[key] = t

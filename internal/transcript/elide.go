@@ -7,8 +7,9 @@ import (
 )
 
 // Elide returns s when it has at most max characters (runes). Otherwise it
-// keeps about the first two thirds and the last third of max, cut at line
-// ends when one is near, joined by a line "[... N chars cut ...]". The
+// keeps at most the first two thirds and the last third of max, cut back to
+// a line end when one is in the second half of the head (the first half of
+// the tail), joined by a line "[... N chars cut ...]". The
 // result never shares memory with s, so a short excerpt does not pin a huge
 // string.
 func Elide(s string, max int) string {
@@ -23,10 +24,10 @@ func Elide(s string, max int) string {
 	tailRunes := max - headRunes
 	head := s[:runeOffset(s, headRunes)]
 	tail := s[runeOffsetFromEnd(s, tailRunes):]
-	if i := strings.LastIndexByte(head, '\n'); i >= 0 && i >= len(head)*3/4 {
+	if i := strings.LastIndexByte(head, '\n'); i >= 0 && i >= len(head)/2 {
 		head = head[:i]
 	}
-	if i := strings.IndexByte(tail, '\n'); i >= 0 && i <= len(tail)/4 {
+	if i := strings.IndexByte(tail, '\n'); i >= 0 && i <= len(tail)/2 {
 		tail = tail[i+1:]
 	}
 	cut := n - utf8.RuneCountInString(head) - utf8.RuneCountInString(tail)

@@ -1,0 +1,64 @@
+package transcript
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzReader decodes arbitrary bytes as a transcript: the Reader never
+// panics, entry offsets are increasing line ends inside the data, the
+// offset reached never passes the data and stops only before an unfinished
+// line; the digest of whatever was read renders and chunks without panic.
+func FuzzReader(f *testing.F) {
+	seed, err := os.ReadFile(filepath.Join("testdata", "compaction.jsonl"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add(seed[:len(seed)/2])
+	f.Add([]byte("{\"type\":\"user\",\"message\":{\"content\":\"caf\xe9\"}}\n\n[1]\n{\"type\":\"assistant\""))
+	f.Add([]byte(`{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":1}}]}}` + "\n" +
+		`{"type":"user","toolUseResult":"Error: x","message":{"content":[{"type":"tool_result","tool_use_id":"t","is_error":true,"content":[{"type":"image"}]}]}}` + "\n"))
+	f.Add([]byte(`{"type":"system","subtype":"compact_boundary","compactMetadata":"x"}` + "\n" + `{"type":"user","isCompactSummary":true,"isSidechain":true,"message":{"content":"s"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := NewReader(bytes.NewReader(data), 0)
+		b := NewBuilder(Options{MaxPrompt: 50, MaxProse: 50, MaxResult: 50, MaxSummary: 50})
+		prev := int64(0)
+		for {
+			e, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("Next: %v", err)
+			}
+			if e.Offset < prev || e.End <= e.Offset || e.End > int64(len(data)) {
+				t.Fatalf("entry at [%d, %d) after %d in %d bytes", e.Offset, e.End, prev, len(data))
+			}
+			prev = e.End
+			b.Add(e)
+		}
+		off := r.Offset()
+		if off < prev || off > int64(len(data)) {
+			t.Fatalf("Offset() = %d, last entry ends at %d, data has %d bytes", off, prev, len(data))
+		}
+		if off > 0 && off < int64(len(data)) && data[off-1] != '\n' {
+			t.Fatalf("Offset() = %d is not after a newline", off)
+		}
+		if rest := int64(len(data)) - off; rest != r.Stats().Pending {
+			t.Fatalf("%d bytes after Offset(), Pending = %d", rest, r.Stats().Pending)
+		}
+		if rest := data[off:]; bytes.IndexByte(rest, '\n') >= 0 {
+			t.Fatalf("Offset() = %d stops before a complete line", off)
+		}
+		d := b.Digest()
+		_ = d.String()
+		_ = d.Chunks(100)
+		_, _ = Build(context.Background(), NewReader(bytes.NewReader(data), 0), Options{})
+	})
+}
