@@ -18,8 +18,12 @@ import (
 )
 
 // topN is how many memories SessionStart considers for their bodies and
-// checks for staleness.
-const topN = 40
+// checks for staleness; maxBodies is how many bodies it gives: a few, the
+// rest are recalled when a prompt needs them.
+const (
+	topN      = 40
+	maxBodies = 5
+)
 
 // sessionStart composes the context a session starts with: the user
 // vault's index, the project vault's index (unless the agent loads it
@@ -68,6 +72,9 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 		if !suspect[d.Key] {
 			worth = append(worth, d)
 		}
+	}
+	if len(worth) > maxBodies {
+		worth = worth[:maxBodies]
 	}
 	addBodies(br, "Memories worth having:", worth, injected)
 	if len(injected) > 0 && in.SessionID != "" {

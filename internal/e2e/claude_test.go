@@ -1,0 +1,155 @@
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// claudeVersion is the Claude Code release the suite pins.
+const claudeVersion = "2.1.332"
+
+// findClaude returns the claude binary or skips the test, saying why.
+func findClaude(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("MNEMO_E2E_CLAUDE"); p != "" {
+		return p
+	}
+	home, _ := os.UserHomeDir()
+	p := filepath.Join(home, ".cache", "mnemo-e2e", "claude", "node_modules", ".bin", "claude")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("the Claude Code CLI is not installed (%s; .ci/run installs @anthropic-ai/claude-code@%s there, or set MNEMO_E2E_CLAUDE)", p, claudeVersion)
+	}
+	return p
+}
+
+var (
+	buildOnce sync.Once
+	mnemoBin  string
+	buildErr  error
+)
+
+// buildMnemo builds the mnemo binary once for the whole suite.
+func buildMnemo(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mnemo-e2e-bin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		mnemoBin = filepath.Join(dir, "mnemo")
+		out, err := exec.Command("go", "build", "-o", mnemoBin, "../../cmd/mnemo").CombinedOutput()
+		if err != nil {
+			buildErr = err
+			t.Logf("%s", out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return mnemoBin
+}
+
+// sandbox is a home folder, a git project and the environment a session
+// runs in, pointed at a fake model.
+type sandbox struct {
+	t       *testing.T
+	home    string
+	project string
+	env     []string
+	mnemo   string
+	claude  string
+	model   *fakeModel
+}
+
+func newSandbox(t *testing.T, model *fakeModel) *sandbox {
+	t.Helper()
+	s := &sandbox{t: t, claude: findClaude(t), mnemo: buildMnemo(t), model: model}
+	base := t.TempDir()
+	s.home = filepath.Join(base, "home")
+	s.project = filepath.Join(base, "proj")
+	os.MkdirAll(s.home, 0o755)
+	os.MkdirAll(s.project, 0o755)
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "CLAUDE") || strings.HasPrefix(k, "ANTHROPIC") || strings.HasPrefix(k, "MNEMO") || k == "HOME" {
+			continue
+		}
+		s.env = append(s.env, kv)
+	}
+	s.env = append(s.env,
+		"HOME="+s.home,
+		"MNEMO_HOME="+filepath.Join(s.home, ".mnemo"),
+		"ANTHROPIC_API_KEY=sk-ant-test",
+		"ANTHROPIC_BASE_URL="+model.URL(),
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t",
+	)
+	s.run("git", "init", "-q")
+	return s
+}
+
+func (s *sandbox) setenv(kv string) { s.env = append(s.env, kv) }
+
+// run runs a command in the project and returns its stdout.
+func (s *sandbox) run(name string, args ...string) string {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir, cmd.Env = s.project, s.env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		s.t.Fatalf("%s %s: %v\nstdout:\n%s\nstderr:\n%s", name, strings.Join(args, " "), err, stdout.String(), stderr.String())
+	}
+	return stdout.String()
+}
+
+func (s *sandbox) mnemoRun(args ...string) string { return s.run(s.mnemo, args...) }
+
+// result is what claude -p --output-format json prints.
+type result struct {
+	SessionID string `json:"session_id"`
+	Result    string `json:"result"`
+	IsError   bool   `json:"is_error"`
+	NumTurns  int    `json:"num_turns"`
+}
+
+// claudeP runs one headless session (or resumes one) and returns its result.
+func (s *sandbox) claudeP(prompt string, extra ...string) result {
+	s.t.Helper()
+	args := append([]string{"-p", prompt, "--output-format", "json"}, extra...)
+	if dir := os.Getenv("MNEMO_E2E_DEBUG"); dir != "" { // Claude Code's own debug log, for a failing run
+		args = append(args, "--debug-file", filepath.Join(dir, fmt.Sprintf("claude-%d.log", time.Now().UnixNano())))
+	}
+	out := s.run(s.claude, args...)
+	var r result
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		s.t.Fatalf("claude printed %q: %v", out, err)
+	}
+	if r.IsError {
+		s.t.Fatalf("claude reported an error: %+v", r)
+	}
+	return r
+}
+
+// stateLog returns the project's mnemo state log.
+func (s *sandbox) stateLog() string {
+	matches, _ := filepath.Glob(filepath.Join(s.home, ".mnemo", "state", "*", "log"))
+	var b strings.Builder
+	for _, m := range matches {
+		data, _ := os.ReadFile(m)
+		b.Write(data)
+	}
+	return b.String()
+}
