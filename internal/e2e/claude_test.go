@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/fakeapi"
 )
 
 // claudeVersion is the Claude Code release the suite pins.
@@ -68,10 +70,10 @@ type sandbox struct {
 	env     []string
 	mnemo   string
 	claude  string
-	model   *fakeModel
+	model   *fakeapi.Model
 }
 
-func newSandbox(t *testing.T, model *fakeModel) *sandbox {
+func newSandbox(t *testing.T, model *fakeapi.Model) *sandbox {
 	t.Helper()
 	s := &sandbox{t: t, claude: findClaude(t), mnemo: buildMnemo(t), model: model}
 	base := t.TempDir()

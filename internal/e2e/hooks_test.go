@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/mnemo-dev/mnemo/internal/fakeapi"
 )
 
 // TestHooksWithClaudeCode runs real claude -p sessions in a project set up
@@ -13,7 +15,7 @@ import (
 // of the same session does not repeat it; SessionEnd queues the transcript
 // Claude Code wrote; and no hook logs an error.
 func TestHooksWithClaudeCode(t *testing.T) {
-	model := newFakeModel(t)
+	model := fakeapi.New(t)
 	s := newSandbox(t, model)
 	s.setenv("MNEMO_WORKER=off") // keep the job in the queue to look at it
 	s.mnemoRun("init")

@@ -1,4 +1,9 @@
-package e2e
+// Package fakeapi is a scripted fake of the Anthropic Messages API for
+// tests: it answers streaming requests (as Claude Code sends them) with
+// server-sent events and plain requests (as mnemo's own provider sends
+// them) with JSON, from a queue of replies, and keeps every request body.
+// See shared/reference/claude-code-e2e.md for the wire format.
+package fakeapi
 
 import (
 	"encoding/json"
@@ -8,51 +13,62 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
-	"testing"
 )
 
-// A reply is one scripted answer of the fake model: text, or a tool call.
-type reply struct {
-	text      string
-	toolName  string
-	toolInput string // JSON
+// A Reply is one scripted answer of the fake model: text, or a tool call.
+type Reply struct {
+	Text      string
+	ToolName  string
+	ToolInput string // JSON
+	// Status, when not 0 or 200, is an HTTP error status to answer with,
+	// and Header its headers (retry-after…); Text is then the error body.
+	Status int
+	Header map[string]string
 }
 
-// fakeModel serves the Messages API from a script and keeps every request
+// A Model serves the Messages API from a script and keeps every request
 // body. When the script runs out it answers "OK.".
-type fakeModel struct {
+type Model struct {
 	srv *httptest.Server
 
 	mu       sync.Mutex // guards following
-	script   []reply
+	script   []Reply
 	requests []string // bodies of /v1/messages requests, in order
 }
 
-func newFakeModel(t *testing.T, script ...reply) *fakeModel {
+// TB is the part of testing.TB a Model needs.
+type TB interface {
+	Helper()
+	Cleanup(func())
+}
+
+// New starts a fake model on loopback, stopped when the test ends.
+func New(t TB, script ...Reply) *Model {
 	t.Helper()
-	f := &fakeModel{script: script}
+	f := &Model{script: script}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
 }
 
-func (f *fakeModel) URL() string { return f.srv.URL }
+// URL is the base URL to give as ANTHROPIC_BASE_URL.
+func (f *Model) URL() string { return f.srv.URL }
 
 // Requests returns the message request bodies so far.
-func (f *fakeModel) Requests() []string {
+func (f *Model) Requests() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]string(nil), f.requests...)
 }
 
-// push adds replies to the script.
-func (f *fakeModel) push(rs ...reply) {
+// Push adds replies to the script.
+func (f *Model) Push(rs ...Reply) {
 	f.mu.Lock()
 	f.script = append(f.script, rs...)
 	f.mu.Unlock()
 }
 
-func (f *fakeModel) serve(w http.ResponseWriter, r *http.Request) {
+func (f *Model) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	switch {
 	case strings.HasPrefix(r.URL.Path, "/v1/messages/count_tokens"):
@@ -69,16 +85,26 @@ func (f *fakeModel) serve(w http.ResponseWriter, r *http.Request) {
 	json.Unmarshal(body, &req)
 	f.mu.Lock()
 	f.requests = append(f.requests, string(body))
-	rep := reply{text: "OK."}
+	rep := Reply{Text: "OK."}
 	if len(f.script) > 0 {
 		rep, f.script = f.script[0], f.script[1:]
 	}
+	n := len(f.requests)
 	f.mu.Unlock()
+	if rep.Status != 0 && rep.Status != http.StatusOK {
+		for k, v := range rep.Header {
+			w.Header().Set(k, v)
+		}
+		w.Header().Set("content-type", "application/json")
+		w.WriteHeader(rep.Status)
+		fmt.Fprint(w, rep.Text)
+		return
+	}
 	if !req.Stream {
 		w.Header().Set("content-type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{
 			"id": "msg_1", "type": "message", "role": "assistant", "model": req.Model,
-			"content":     []any{map[string]string{"type": "text", "text": rep.text}},
+			"content":     []any{map[string]string{"type": "text", "text": rep.Text}},
 			"stop_reason": "end_turn", "usage": map[string]int{"input_tokens": 10, "output_tokens": 5},
 		})
 		return
@@ -89,16 +115,16 @@ func (f *fakeModel) serve(w http.ResponseWriter, r *http.Request) {
 			`,"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}}}`,
 	}
 	stop := "end_turn"
-	if rep.toolName != "" {
+	if rep.ToolName != "" {
 		stop = "tool_use"
 		events = append(events,
-			`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_`+fmt.Sprint(len(f.Requests()))+`","name":`+quote(rep.toolName)+`,"input":{}}}`,
-			`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":`+quote(rep.toolInput)+`}}`,
+			`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_`+fmt.Sprint(n)+`","name":`+quote(rep.ToolName)+`,"input":{}}}`,
+			`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":`+quote(rep.ToolInput)+`}}`,
 			`{"type":"content_block_stop","index":0}`)
 	} else {
 		events = append(events,
 			`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
-			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":`+quote(rep.text)+`}}`,
+			`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":`+quote(rep.Text)+`}}`,
 			`{"type":"content_block_stop","index":0}`)
 	}
 	events = append(events,
