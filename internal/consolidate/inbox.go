@@ -1,0 +1,205 @@
+package consolidate
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/atomicfile"
+	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/vault"
+)
+
+// An Inbox is the folder of drafts awaiting review, and the record of the
+// drafts rejected, in a state folder. Its methods are safe across
+// processes when the caller holds the project vault's lock.
+type Inbox struct {
+	Dir      string // <state>/inbox
+	rejected string // <state>/rejected.jsonl
+}
+
+// OpenInbox returns the inbox of a state folder, creating it.
+func OpenInbox(stateDir string) (*Inbox, error) {
+	dir := filepath.Join(stateDir, "inbox")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("inbox: %w", err)
+	}
+	return &Inbox{Dir: dir, rejected: filepath.Join(stateDir, "rejected.jsonl")}, nil
+}
+
+// A Draft is a memory awaiting review.
+type Draft struct {
+	Name   string
+	Memory *memory.Memory
+}
+
+// List returns the drafts, oldest first.
+func (in *Inbox) List() ([]Draft, error) {
+	des, err := os.ReadDir(in.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("inbox: %w", err)
+	}
+	var out []Draft
+	for _, de := range des {
+		name, ok := strings.CutSuffix(de.Name(), ".md")
+		if !ok || strings.HasPrefix(name, ".") {
+			continue
+		}
+		m, err := in.Load(name)
+		if err != nil {
+			continue // a damaged draft is left for the person to see in the folder
+		}
+		out = append(out, Draft{Name: name, Memory: m})
+	}
+	slices.SortFunc(out, func(a, b Draft) int {
+		if c := a.Memory.Created.Compare(b.Memory.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out, nil
+}
+
+// Load reads one draft.
+func (in *Inbox) Load(name string) (*memory.Memory, error) {
+	if !memory.ValidName(name) {
+		return nil, fmt.Errorf("inbox: %q is not a memory name", name)
+	}
+	path := filepath.Join(in.Dir, name+".md")
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("inbox: no draft %s", name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("inbox: %w", err)
+	}
+	m, err := memory.Parse(path, data)
+	if err != nil {
+		return nil, fmt.Errorf("inbox: %w", err)
+	}
+	return m, nil
+}
+
+// Put writes a draft, replacing one of the same name.
+func (in *Inbox) Put(m *memory.Memory) error {
+	if err := m.Validate(m.Name + ".md"); err != nil {
+		return fmt.Errorf("inbox: %w", err)
+	}
+	if err := atomicfile.WriteFile(filepath.Join(in.Dir, m.Name+".md"), m.Render(), 0o644); err != nil {
+		return fmt.Errorf("inbox: %w", err)
+	}
+	return nil
+}
+
+// Approve moves a draft into the vault (under a free name) and regenerates
+// MEMORY.md; edit, when not nil, may change the memory first. It returns
+// the name the memory got.
+func (in *Inbox) Approve(ctx context.Context, v *vault.Vault, name string, now time.Time, edit func(*memory.Memory) error) (string, error) {
+	m, err := in.Load(name)
+	if err != nil {
+		return "", err
+	}
+	if edit != nil {
+		if err := edit(m); err != nil {
+			return "", err
+		}
+	}
+	unlock, err := v.Lock(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	m.Name = freeName(m.Name, inVault(v))
+	m.Updated = now
+	m.Status = memory.StatusActive
+	if err := v.WriteLocked(m, false); err != nil {
+		return "", err
+	}
+	if err := os.Remove(filepath.Join(in.Dir, name+".md")); err != nil {
+		return "", fmt.Errorf("inbox: %w", err)
+	}
+	return m.Name, v.ReindexLocked()
+}
+
+// freeName returns name, or name-2, name-3… when taken says it is taken.
+func freeName(name string, taken func(string) bool) string {
+	for i := 1; ; i++ {
+		n := name
+		if i > 1 {
+			suffix := fmt.Sprintf("-%d", i)
+			n = strings.TrimRight(name[:min(len(name), memory.MaxNameLen-len(suffix))], "-") + suffix
+		}
+		if !taken(n) {
+			return n
+		}
+	}
+}
+
+// inVault reports whether a vault has a file of the name.
+func inVault(v *vault.Vault) func(string) bool {
+	return func(name string) bool {
+		_, err := os.Lstat(v.Path(name))
+		return !errors.Is(err, fs.ErrNotExist)
+	}
+}
+
+// A rejection is a draft a person turned down.
+type rejection struct {
+	Name        string    `json:"name"`
+	Description string    `json:"description"`
+	Body        string    `json:"body"`
+	Reason      string    `json:"reason,omitempty"`
+	At          time.Time `json:"at"`
+}
+
+// Reject deletes a draft and remembers it, so that the same fact is not
+// proposed again.
+func (in *Inbox) Reject(name, reason string, now time.Time) error {
+	m, err := in.Load(name)
+	if err != nil {
+		return err
+	}
+	line, _ := json.Marshal(rejection{Name: name, Description: m.Description, Body: m.Body, Reason: reason, At: now.UTC()})
+	f, err := os.OpenFile(in.rejected, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("inbox: %w", err)
+	}
+	_, err = f.Write(append(line, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("inbox: record rejection: %w", err)
+	}
+	if err := os.Remove(filepath.Join(in.Dir, name+".md")); err != nil {
+		return fmt.Errorf("inbox: %w", err)
+	}
+	return nil
+}
+
+// rejections returns what was rejected, as word sets of description and body.
+func (in *Inbox) rejections() []map[string]bool {
+	f, err := os.Open(in.rejected)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []map[string]bool
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for sc.Scan() {
+		var r rejection
+		if json.Unmarshal(sc.Bytes(), &r) == nil {
+			out = append(out, words(r.Description+" "+r.Body))
+		}
+	}
+	return out
+}
