@@ -209,43 +209,45 @@ func (b *Builder) addCall(blk Block, e Entry) {
 
 // addResult pairs a tool_result with its call. structured says whether the
 // entry's toolUseResult belongs to this block (the line has no other result).
+// The result's text is decoded only when the digest shows it.
 func (b *Builder) addResult(blk Block, e Entry, structured bool) {
 	c := b.pending[blk.ToolUseID]
 	if c == nil {
 		return // its call is in an earlier part of the transcript
 	}
 	delete(b.pending, blk.ToolUseID)
-	text := blk.Text
-	if structured && e.Result != nil && e.Result.Interrupted || isInterruption(strings.TrimSpace(text)) {
+	if structured && e.Result != nil && e.Result.Interrupted {
 		c.Interrupted = true
 	}
 	if !blk.IsError {
 		c.Outcome = OutcomeOK
-		if c.Name == "Write" && writeUpdated(text, e.Result, structured) {
-			c.Op = FileEdit
-		}
 		switch c.Name {
+		case "Write":
+			if writeUpdated(blk, e.Result, structured) {
+				c.Op = FileEdit
+			}
 		case "Task", "Agent", "AskUserQuestion":
-			c.Result = Elide(tidy(b.opts.Redact(agentReport(text))), b.opts.MaxResult)
+			c.Result = Elide(tidy(b.opts.Redact(agentReport(blk.ResultText()))), b.opts.MaxResult)
 		}
 		return
 	}
 	c.Outcome = OutcomeError
+	text := blk.ResultText()
+	if isInterruption(strings.TrimSpace(text)) {
+		c.Interrupted = true
+	}
 	if c.Interrupted {
 		return // the person's doing, not an error worth quoting
-	}
-	if structured && text == "" && e.Result != nil {
-		text = e.Result.Text
 	}
 	c.Error = excerptError(b.opts.Redact(text), b.opts.ErrorLines, 240)
 }
 
 // writeUpdated reports whether a Write overwrote an existing file.
-func writeUpdated(text string, r *ToolUseResult, structured bool) bool {
+func writeUpdated(blk Block, r *ToolUseResult, structured bool) bool {
 	if structured && r != nil && r.Kind != "" {
 		return r.Kind == "update"
 	}
-	return strings.Contains(text, "has been updated")
+	return strings.Contains(blk.ResultText(), "has been updated")
 }
 
 func (b *Builder) cwd(e Entry) string {

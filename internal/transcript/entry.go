@@ -53,28 +53,43 @@ type Entry struct {
 // A Block is one content block of a message.
 type Block struct {
 	Type      string          // "text", "thinking", "redacted_thinking", "tool_use", "tool_result", "image", or as written
-	Text      string          // text, thinking, or a tool result's text (text blocks joined by newlines, images as "[image]")
+	Text      string          // text, or thinking
 	ID        string          // tool_use: the call's id
 	Name      string          // tool_use: the tool's name
 	Input     json.RawMessage // tool_use: the call's arguments
 	ToolUseID string          // tool_result: the id of the call it answers
 	IsError   bool            // tool_result: the tool reported an error
 	MediaType string          // image: its media type; the image data is never kept
+
+	// Content is a tool_result's content as written: a JSON string or a
+	// list of blocks. It is kept undecoded because most tool output (file
+	// contents, command output) is never shown; see [Block.ResultText].
+	Content json.RawMessage
+}
+
+// ResultText decodes a tool_result's content: its text, or its text blocks
+// joined by newlines with images as "[image]". Content of another shape
+// gives "".
+func (b Block) ResultText() string {
+	var t flexText
+	_ = t.UnmarshalJSON(b.Content)
+	return string(t)
 }
 
 // CompactInfo describes a compaction boundary.
 type CompactInfo struct {
-	Trigger   string // "manual" or "auto"
-	PreTokens int    // context size before the compaction
+	Trigger   string `json:"trigger"`   // "manual" or "auto"
+	PreTokens int    `json:"preTokens"` // context size before the compaction
 }
 
 // A ToolUseResult is the part of a tool-result line's structured
-// toolUseResult that the digest needs.
+// toolUseResult that the digest needs. A toolUseResult written as a bare
+// string (such as "Error: …", which repeats the tool_result) leaves it
+// empty.
 type ToolUseResult struct {
-	Kind        string // its "type" field: "create" or "update" for Write, "text" for Read…
-	FilePath    string
-	Interrupted bool
-	Text        string // the whole result when it was a bare string, such as "Error: …"
+	Kind        string `json:"type"` // "create" or "update" for Write, "text" for Read…
+	FilePath    string `json:"filePath"`
+	Interrupted bool   `json:"interrupted"`
 }
 
 // wireLine is the JSON shape of a line. Fields the digest does not need are
@@ -128,7 +143,7 @@ type wireBlock struct {
 	Name      string          `json:"name"`
 	Input     json.RawMessage `json:"input"`
 	ToolUseID string          `json:"tool_use_id"`
-	Content   flexText        `json:"content"`
+	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
 	Source    *struct {
 		MediaType string  `json:"media_type"`
@@ -192,38 +207,6 @@ func (t *flexText) UnmarshalJSON(b []byte) error {
 		}
 		*t = flexText(sb.String())
 	}
-	return nil
-}
-
-// UnmarshalJSON accepts the object form and the bare-string form of a
-// toolUseResult and never fails.
-func (r *ToolUseResult) UnmarshalJSON(b []byte) error {
-	switch firstByte(b) {
-	case '"':
-		var s string
-		if json.Unmarshal(b, &s) == nil {
-			r.Text = s
-		}
-	case '{':
-		var w struct {
-			Type        string `json:"type"`
-			FilePath    string `json:"filePath"`
-			Interrupted bool   `json:"interrupted"`
-		}
-		_ = json.Unmarshal(b, &w)
-		r.Kind, r.FilePath, r.Interrupted = w.Type, w.FilePath, w.Interrupted
-	}
-	return nil
-}
-
-// UnmarshalJSON ignores a compactMetadata of an unexpected shape.
-func (c *CompactInfo) UnmarshalJSON(b []byte) error {
-	var w struct {
-		Trigger   string `json:"trigger"`
-		PreTokens int    `json:"preTokens"`
-	}
-	_ = json.Unmarshal(b, &w)
-	c.Trigger, c.PreTokens = w.Trigger, w.PreTokens
 	return nil
 }
 
@@ -296,7 +279,7 @@ func (b *wireBlock) toBlock() Block {
 	case "thinking":
 		out.Text = b.Thinking
 	case "tool_result":
-		out.Text = string(b.Content)
+		out.Content = b.Content
 	case "image":
 		if b.Source != nil {
 			out.MediaType = b.Source.MediaType

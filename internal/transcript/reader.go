@@ -185,6 +185,13 @@ func (r *Reader) readLine() (line []byte, complete bool, err error) {
 	n := 0 // length of the line so far, kept or not
 	for {
 		chunk, err := r.br.ReadSlice('\n')
+		if err == nil && n == 0 && len(chunk) <= max+1 {
+			// The whole line is in the buffer: decode it from there, as it
+			// stays valid until the next read.
+			r.off += int64(len(chunk))
+			r.stats.Lines++
+			return chunk[:len(chunk)-1], true, nil
+		}
 		n += len(chunk)
 		if n <= max+1 {
 			r.buf = append(r.buf, chunk...)
@@ -311,9 +318,15 @@ func (r *Reader) dedupe(e *Entry) bool {
 func fingerprint(b Block) uint64 {
 	const prime = 1099511628211
 	h := uint64(14695981039346656037)
-	for _, s := range [...]string{b.Type, b.ID, b.Text, b.ToolUseID, string(b.Input)} {
+	for _, s := range [...]string{b.Type, b.ID, b.Text, b.ToolUseID} {
 		for i := 0; i < len(s); i++ {
 			h = (h ^ uint64(s[i])) * prime
+		}
+		h = (h ^ 0xff) * prime
+	}
+	for _, raw := range [...][]byte{b.Input, b.Content} {
+		for _, c := range raw {
+			h = (h ^ uint64(c)) * prime
 		}
 		h = (h ^ 0xff) * prime
 	}

@@ -24,15 +24,18 @@ func realTranscript(t testing.TB, name string) string {
 	return path
 }
 
+// realCase is what a real transcript must give.
+type realCase struct {
+	file                  string
+	stats                 Stats
+	turns, agents, calls  int
+	errors, failures      int
+	created, edited, read int
+	holds                 []string // lines or fragments the digest holds
+}
+
 func TestRealTranscripts(t *testing.T) {
-	tests := []struct {
-		file                  string
-		stats                 Stats
-		turns, agents, calls  int
-		errors, failures      int
-		created, edited, read int
-		holds                 []string
-	}{
+	tests := []realCase{
 		{
 			file:  "spotter__tool_heavy.jsonl",
 			stats: Stats{Lines: 39, Entries: 24, Skipped: 15},
@@ -73,62 +76,64 @@ func TestRealTranscripts(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.file, func(t *testing.T) {
-			path := realTranscript(t, tt.file)
-			info, err := os.Stat(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := Open(path, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			d, err := Build(context.Background(), r, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := r.Stats(); got != tt.stats {
-				t.Errorf("Stats() = %+v, want %+v", got, tt.stats)
-			}
-			if r.Offset() != info.Size() {
-				t.Errorf("Offset() = %d, want the file size %d", r.Offset(), info.Size())
-			}
-			agents, errs, unpaired := 0, 0, 0
-			for _, turn := range d.Turns {
-				if turn.Kind == TurnAgent {
-					agents++
-				}
-			}
-			calls := d.calls()
-			for _, c := range calls {
-				switch c.Outcome {
-				case OutcomeError:
-					errs++
-				case OutcomeNone:
-					unpaired++
-				}
-			}
-			f := d.Files()
-			got := []int{len(d.Turns), agents, len(calls), errs, unpaired, len(d.Failures()), len(f.Created), len(f.Edited), len(f.Read)}
-			want := []int{tt.turns, tt.agents, tt.calls, tt.errors, 0, tt.failures, tt.created, tt.edited, tt.read}
-			if !slices.Equal(got, want) {
-				t.Errorf("turns, agents, calls, errors, unpaired, failures, created, edited, read = %v, want %v", got, want)
-			}
-			text := d.String()
-			for _, h := range tt.holds {
-				if !strings.Contains(text, h) {
-					t.Errorf("digest lacks %q", h)
-				}
-			}
-			for _, absent := range []string{"<system-reminder>", "<command-name>", "signature", "hook_progress", "agentId: "} {
-				if strings.Contains(text, absent) {
-					t.Errorf("digest holds %q", absent)
-				}
-			}
-			if red := redact.New(redact.Options{}).String(text); red != text {
-				t.Errorf("the digest of a transcript without secrets changes under redaction")
-			}
-		})
+		t.Run(tt.file, func(t *testing.T) { checkReal(t, tt) })
+	}
+}
+
+func checkReal(t *testing.T, tt realCase) {
+	path := realTranscript(t, tt.file)
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	d, err := Build(context.Background(), r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Stats(); got != tt.stats {
+		t.Errorf("Stats() = %+v, want %+v", got, tt.stats)
+	}
+	if r.Offset() != info.Size() {
+		t.Errorf("Offset() = %d, want the file size %d", r.Offset(), info.Size())
+	}
+	agents, errs, unpaired := 0, 0, 0
+	for _, turn := range d.Turns {
+		if turn.Kind == TurnAgent {
+			agents++
+		}
+	}
+	calls := d.calls()
+	for _, c := range calls {
+		switch c.Outcome {
+		case OutcomeError:
+			errs++
+		case OutcomeNone:
+			unpaired++
+		}
+	}
+	f := d.Files()
+	got := []int{len(d.Turns), agents, len(calls), errs, unpaired, len(d.Failures()), len(f.Created), len(f.Edited), len(f.Read)}
+	want := []int{tt.turns, tt.agents, tt.calls, tt.errors, 0, tt.failures, tt.created, tt.edited, tt.read}
+	if !slices.Equal(got, want) {
+		t.Errorf("turns, agents, calls, errors, unpaired, failures, created, edited, read = %v, want %v", got, want)
+	}
+	text := d.String()
+	for _, h := range tt.holds {
+		if !strings.Contains(text, h) {
+			t.Errorf("digest lacks %q", h)
+		}
+	}
+	for _, absent := range []string{"<system-reminder>", "<command-name>", "signature", "hook_progress", "agentId: "} {
+		if strings.Contains(text, absent) {
+			t.Errorf("digest holds %q", absent)
+		}
+	}
+	if red := redact.New(redact.Options{}).String(text); red != text {
+		t.Errorf("the digest of a transcript without secrets changes under redaction")
 	}
 }
