@@ -59,7 +59,7 @@ type Outcome struct {
 type Consolidator struct {
 	Project, User *vault.Vault
 	Inbox         *Inbox
-	Index         *index.DB // mirrors both vaults; synced by the caller
+	Index         *index.DB // mirrors both vaults; Add syncs it
 	Root          string    // the repository root, for anchors
 	Cwd           string    // where the facts' relative paths start
 	Head          string    // git HEAD, for anchors
@@ -85,6 +85,10 @@ func (c *Consolidator) Add(ctx context.Context, f Fact) (Outcome, error) {
 		if jaccard(ws, r) >= duplicateAt {
 			return Outcome{Action: Rejected, Name: m.Name}, nil
 		}
+	}
+	// The index must see what earlier facts of this batch wrote.
+	if _, err := c.Index.Sync(ctx, index.Source{Name: "project", Dir: c.Project.Dir}, index.Source{Name: "user", Dir: c.User.Dir}); err != nil {
+		return Outcome{}, err
 	}
 	best, err := c.closest(ctx, m, ws)
 	if err != nil {

@@ -44,12 +44,9 @@ func setup(t *testing.T) *env {
 	return &env{ctx: ctx, c: &Consolidator{Project: pv, User: uv, Inbox: in, Index: db, Root: root, Cwd: root, Now: t0}}
 }
 
-// add syncs the index (as the worker does before each fact) and adds f.
+// add adds f and moves the clock on.
 func (e *env) add(t *testing.T, f Fact) Outcome {
 	t.Helper()
-	if _, err := e.c.Index.Sync(e.ctx, index.Source{Name: "project", Dir: e.c.Project.Dir}, index.Source{Name: "user", Dir: e.c.User.Dir}); err != nil {
-		t.Fatal(err)
-	}
 	o, err := e.c.Add(e.ctx, f)
 	if err != nil {
 		t.Fatal(err)

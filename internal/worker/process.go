@@ -1,0 +1,104 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/consolidate"
+	"github.com/mnemo-dev/mnemo/internal/queue"
+	"github.com/mnemo-dev/mnemo/internal/transcript"
+)
+
+// Usage is what extraction cost.
+type Usage struct{ InputTokens, OutputTokens int }
+
+// An Extractor turns a session's digest into candidate facts.
+type Extractor interface {
+	Name() string
+	Extract(ctx context.Context, d *transcript.Digest) ([]consolidate.Fact, Usage, error)
+}
+
+// ErrSkip, wrapped by an extractor's error, means the job is done with
+// nothing extracted on purpose (a session too short, a budget spent): it
+// is completed, not retried.
+var ErrSkip = errors.New("skipped")
+
+// A Pipeline processes one job: digest, extract, consolidate.
+type Pipeline struct {
+	Queue     *queue.Queue
+	Extractor Extractor
+	// Consolidator opens what a job's facts are merged into, index synced;
+	// the returned function closes it.
+	Consolidator func(ctx context.Context, j queue.Job) (*consolidate.Consolidator, func(), error)
+	Redact       func(string) string
+	Log          *slog.Logger
+	Now          func() time.Time
+}
+
+// Process reads the job's transcript from where its session's previous job
+// stopped to the end of its last complete line, and consolidates what the
+// extractor finds there.
+func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, error) {
+	start, err := p.Queue.Offset(ctx, j.Session)
+	if err != nil {
+		return queue.Result{}, err
+	}
+	r, err := transcript.Open(j.Transcript, start)
+	if err != nil {
+		return queue.Result{}, err
+	}
+	defer r.Close()
+	d, err := transcript.Build(ctx, r, transcript.Options{Redact: p.Redact})
+	if err != nil {
+		return queue.Result{}, err
+	}
+	res := queue.Result{StartOff: start, EndOff: r.Offset()}
+	if len(d.Turns) == 0 {
+		return res, nil
+	}
+	facts, usage, err := p.Extractor.Extract(ctx, d)
+	res.TokensIn, res.TokensOut = usage.InputTokens, usage.OutputTokens
+	if errors.Is(err, ErrSkip) {
+		p.Log.Info("extraction skipped", "job", j.ID, "why", err)
+		return res, nil
+	}
+	if err != nil {
+		return res, fmt.Errorf("extract (%s): %w", p.Extractor.Name(), err)
+	}
+	if len(facts) == 0 {
+		return res, nil
+	}
+	c, closeFn, err := p.Consolidator(ctx, j)
+	if err != nil {
+		return res, err
+	}
+	defer closeFn()
+	var outcomes []string
+	for _, f := range facts {
+		if f.Source == "" {
+			f.Source = "session:" + shortID(j.Session)
+		}
+		f.Why = strings.TrimSpace(f.Why + fmt.Sprintf(" (transcript %s, bytes %d-%d)", j.Session, start, res.EndOff))
+		o, err := c.Add(ctx, f)
+		if err != nil {
+			return res, fmt.Errorf("consolidate %q: %w", f.Description, err)
+		}
+		outcomes = append(outcomes, string(o.Action)+":"+o.Name)
+		res.Facts++
+	}
+	p.Log.Info("consolidated", "job", j.ID, "outcomes", strings.Join(outcomes, " "))
+	return res, nil
+}
+
+// shortID keeps a session id's first 8 characters: enough to find it, short
+// enough for a header.
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
