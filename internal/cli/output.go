@@ -58,7 +58,10 @@ func toJSON(v *vault.Vault, user bool, e vault.Entry, withBody bool) memoryJSON 
 	out := memoryJSON{
 		Name: e.Name, Description: m.Description, Type: m.Type, Status: m.Status,
 		Confidence: m.Confidence, Source: m.Source, Why: m.Why,
-		SupersededBy: m.SupersededBy, Tags: m.Tags, Path: v.Path(e.Name), Vault: "project",
+		SupersededBy: m.SupersededBy, Tags: m.Tags, Vault: "project",
+	}
+	if v != nil {
+		out.Path = v.Path(e.Name)
 	}
 	if user {
 		out.Vault = "user"

@@ -82,6 +82,9 @@ MEMORY.md index.`,
 		newUninstallCmd(f),
 		newQueueCmd(f),
 		newDoctorCmd(f),
+		newInboxCmd(f),
+		newApproveCmd(f),
+		newRejectCmd(f),
 	)
 	return root
 }
