@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite"
@@ -19,7 +20,7 @@ import (
 
 // SchemaVersion is stored in PRAGMA user_version. An index.db with another
 // version was written by another build of mnemo and is rebuilt.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // FileName is the index's file in a state folder.
 const FileName = "index.db"
@@ -36,6 +37,29 @@ type DB struct {
 	sql  *sql.DB
 	path string
 	log  *slog.Logger
+
+	mu    sync.Mutex // guards following
+	stmts map[string]*sql.Stmt
+}
+
+// stmt returns the statement for query, prepared on first use: the search
+// queries run on every prompt, and preparing them costs as much as a
+// small search.
+func (db *DB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if s := db.stmts[query]; s != nil {
+		return s, nil
+	}
+	s, err := db.sql.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if db.stmts == nil {
+		db.stmts = make(map[string]*sql.Stmt)
+	}
+	db.stmts[query] = s
+	return s, nil
 }
 
 // Open opens the index at path, creating it and its folder when missing.
@@ -198,6 +222,12 @@ func (db *DB) Path() string { return db.path }
 
 // Close closes the database.
 func (db *DB) Close() error {
+	db.mu.Lock()
+	for _, s := range db.stmts {
+		s.Close()
+	}
+	db.stmts = nil
+	db.mu.Unlock()
 	if err := db.sql.Close(); err != nil {
 		return fmt.Errorf("index: close: %w", err)
 	}

@@ -36,6 +36,7 @@ type Doc struct {
 	Body         string
 	Recalls      int       // times recalled
 	LastRecalled time.Time // zero when never
+	Stems        []string  // of a word search's hit: the query's stems it holds
 }
 
 // Docs returns the memories with the given ids, in no particular order;
@@ -51,11 +52,7 @@ func (db *DB) Heads(ctx context.Context, ids []int64) ([]Doc, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	rows, err := db.sql.QueryContext(ctx, `
-		SELECT m.id, m.source, m.name, m.type, m.confidence, m.status, m.superseded_by,
-			m.updated, coalesce(r.times, 0), coalesce(r.last, '')
-		FROM memories m LEFT JOIN recall_stats r ON r.source = m.source AND r.name = m.name
-		WHERE m.id IN (`+idList(ids)+`)`)
+	rows, err := db.queryIDs(ctx, nil, "SELECT "+headColumns+" FROM memories m"+headJoin+" WHERE m.id IN ", ids)
 	if err != nil {
 		return nil, fmt.Errorf("index: heads: %w", err)
 	}
@@ -63,13 +60,9 @@ func (db *DB) Heads(ctx context.Context, ids []int64) ([]Doc, error) {
 	docs := make([]Doc, 0, len(ids))
 	for rows.Next() {
 		var d Doc
-		var typ, status, updated, last string
-		if err := rows.Scan(&d.ID, &d.Source, &d.Name, &typ, &d.Confidence, &status,
-			&d.SupersededBy, &updated, &d.Recalls, &last); err != nil {
+		if err := scanHead(rows, &d); err != nil {
 			return nil, fmt.Errorf("index: heads: %w", err)
 		}
-		d.Type, d.Status = memory.Type(typ), memory.Status(status)
-		d.Updated, d.LastRecalled = parseTime(updated), parseTime(last)
 		docs = append(docs, d)
 	}
 	if err := rows.Err(); err != nil {
@@ -78,16 +71,36 @@ func (db *DB) Heads(ctx context.Context, ids []int64) ([]Doc, error) {
 	return docs, nil
 }
 
+// headColumns and headJoin select what scanHead reads, from memories m.
+const (
+	headColumns = `m.id, m.source, m.name, m.type, m.confidence, m.status, m.superseded_by,
+		m.updated, coalesce(r.times, 0), coalesce(r.last, '')`
+	headJoin = " LEFT JOIN recall_stats r ON r.source = m.source AND r.name = m.name"
+)
+
+// scanHead reads the head columns into d, after the destinations in first.
+func scanHead(rows *sql.Rows, d *Doc, first ...any) error {
+	var typ, status, updated, last string
+	dest := append(first, &d.ID, &d.Source, &d.Name, &typ, &d.Confidence, &status,
+		&d.SupersededBy, &updated, &d.Recalls, &last)
+	if err := rows.Scan(dest...); err != nil {
+		return err
+	}
+	d.Type, d.Status = memory.Type(typ), memory.Status(status)
+	d.Updated, d.LastRecalled = parseTime(updated), parseTime(last)
+	return nil
+}
+
 func (db *DB) docs(ctx context.Context, ids []int64, body string) ([]Doc, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	rows, err := db.sql.QueryContext(ctx, `
+	rows, err := db.queryIDs(ctx, nil, `
 		SELECT m.id, m.source, m.name, m.path, m.description, m.type, m.confidence,
 			m.status, m.superseded_by, m.created, m.updated, m.tags, m.files, `+body+`,
 			coalesce(r.times, 0), coalesce(r.last, '')
 		FROM memories m LEFT JOIN recall_stats r ON r.source = m.source AND r.name = m.name
-		WHERE m.id IN (`+idList(ids)+`)`)
+		WHERE m.id IN `, ids)
 	if err != nil {
 		return nil, fmt.Errorf("index: docs: %w", err)
 	}

@@ -1,4 +1,75 @@
-package recall
+package index
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Words cuts text into the terms the word index stores: runs of letters,
+// digits and combining marks (as FTS5's unicode61 tokenizer cuts them),
+// lower-cased, common diacritics removed, and Porter-stemmed.
+func Words(text string) []string {
+	var out []string
+	start := -1
+	flush := func(end int) {
+		if start >= 0 {
+			out = append(out, stem(fold(text[start:end])))
+			start = -1
+		}
+	}
+	for i, r := range text {
+		if isWordRune(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		flush(i)
+	}
+	flush(len(text))
+	return out
+}
+
+// isWordRune reports whether unicode61 keeps r inside a word.
+func isWordRune(r rune) bool {
+	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r))
+}
+
+// fold lower-cases w and removes the diacritics of Latin letters, as
+// remove_diacritics does for the common ones, and drops combining marks.
+func fold(w string) string {
+	w = strings.ToLower(w)
+	ascii := true
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return w
+	}
+	var b strings.Builder
+	for _, r := range w {
+		if unicode.Is(unicode.Mn, r) {
+			continue
+		}
+		if i := strings.IndexRune(accented, r); i >= 0 {
+			r = rune(plain[utf8.RuneCountInString(accented[:i])])
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// accented and plain map Latin letters with diacritics to their base
+// letters: those with a canonical decomposition, as unicode61 folds them
+// (ø, ł and đ have none and stay).
+const (
+	accented = "àáâãäåāăąçćĉċčďèéêëēĕėęěĝğġģĥìíîïĩīĭįĵķĺļľñńņňòóôõöōŏőŕŗřśŝşšţťùúûüũūŭůűųŵýÿŷźżž"
+	plain    = "aaaaaaaaacccccdeeeeeeeeegggghiiiiiiiijklllnnnnoooooooorrrssssttuuuuuuuuuuwyyyzzz"
+)
 
 // stem returns the Porter stem of a lower-case word as SQLite's FTS5
 // porter tokenizer computes it, so that a query word can be looked up in

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -42,16 +43,17 @@ func TestSearchOrder(t *testing.T) {
 		{"description outweighs body", []string{"billing"}, Filter{}, []string{"billing-boundary", "auth-moved"}},
 		{"type filter", []string{"authentication"}, Filter{Types: []memory.Type{memory.TypeUser}}, []string{"user-prefs"}},
 		{"anchored path words", []string{"service.go"}, Filter{}, []string{"auth-moved"}},
-		{"operators are words", []string{"billing OR", "NEAR(", "*", `"`}, Filter{}, nil},
+		{"operators are words", []string{"billing OR", "NEAR(", "*", `"`}, Filter{}, []string{"billing-boundary", "auth-moved"}},
+		{"only operators", []string{"OR", "NEAR(", "*", `"`, "AND"}, Filter{}, nil},
 		{"empty", nil, Filter{}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			hits, err := db.Search(ctx, tt.terms, defaultWeights, tt.f, 10)
+			res, err := db.Search(ctx, WordQuery{Terms: tt.terms, Weights: defaultWeights, Filter: tt.f, Limit: 10})
 			if err != nil {
 				t.Fatalf("Search(%q): %v", tt.terms, err)
 			}
-			if got := names(t, db, hits); !slices.Equal(got, tt.want) {
+			if got := names(t, db, res.Hits); !slices.Equal(got, tt.want) {
 				t.Errorf("Search(%q) = %v, want %v", tt.terms, got, tt.want)
 			}
 		})
@@ -173,11 +175,61 @@ func FuzzSearch(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {
 		ctx := context.Background()
-		if _, err := db.Search(ctx, []string{a, b}, defaultWeights, Filter{}, 5); err != nil {
+		if _, err := db.Search(ctx, WordQuery{Terms: []string{a, b}, Weights: defaultWeights, Limit: 5, CommonDocs: 1}); err != nil {
 			t.Errorf("Search(%q, %q): %v", a, b, err)
 		}
 		if _, err := db.SearchSubstrings(ctx, []string{a, b}, Filter{}, 5); err != nil {
 			t.Errorf("SearchSubstrings(%q, %q): %v", a, b, err)
 		}
 	})
+}
+
+func TestSearchDropsCommonWords(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	dir := t.TempDir()
+	for i := range 10 {
+		body := "common words everywhere"
+		if i == 3 {
+			body += " and one rare zebra"
+		}
+		writeFile(t, dir, fmt.Sprintf("m%d.md", i), memFile(fmt.Sprintf("m%d", i), "memory", body))
+	}
+	if _, err := db.Sync(ctx, Source{"project", dir}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		docs    int
+		share   float64
+		hits    int
+		dropped []string
+	}{
+		{0, 0, 10, nil},
+		{100, 0, 10, nil},
+		{0, 3, 10, nil},
+		{11, 0, 10, []string{"everywher"}},
+		{5, 0.2, 1, []string{"common", "everywher"}},
+		{1, 0, 1, []string{"common", "everywher"}},
+	}
+	for _, tt := range tests {
+		res, err := db.Search(ctx, WordQuery{Terms: []string{"common zebra everywhere"}, Weights: defaultWeights,
+			Limit: 20, CommonDocs: tt.docs, CommonShare: tt.share})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) != tt.hits || !slices.Equal(res.Dropped, tt.dropped) {
+			t.Errorf("Search(common %d, %g) = %d hits, dropped %q; want %d, %q", tt.docs, tt.share, len(res.Hits), res.Dropped, tt.hits, tt.dropped)
+		}
+		if got := res.Hits[0].Stems; !slices.Contains(got, "zebra") {
+			t.Errorf("Search(common %d, %g): best hit holds %q, want zebra among them", tt.docs, tt.share, got)
+		}
+	}
+	// Every word common: the rarest is kept (here a tie: the first).
+	res, err := db.Search(ctx, WordQuery{Terms: []string{"everywhere common"}, Weights: defaultWeights, Limit: 20, CommonDocs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 10 || !slices.Equal(res.Dropped, []string{"everywher"}) {
+		t.Errorf("Search(all common) = %d hits, dropped %q; want 10, [everywher]", len(res.Hits), res.Dropped)
+	}
 }

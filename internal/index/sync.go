@@ -223,6 +223,9 @@ func (db *DB) apply(ctx context.Context, sources []Source, changes []change, rem
 	if err := writeManifests(ctx, tx, sources); err != nil {
 		return err
 	}
+	if err := writeLengths(ctx, tx); err != nil {
+		return err
+	}
 	return tx.Commit()
 }
 

@@ -24,11 +24,11 @@ func TestSync(t *testing.T) {
 
 	search := func(term string) []string {
 		t.Helper()
-		hits, err := db.Search(ctx, []string{term}, defaultWeights, Filter{}, 10)
+		res, err := db.Search(ctx, WordQuery{Terms: []string{term}, Weights: defaultWeights, Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := names(t, db, hits)
+		got := names(t, db, res.Hits)
 		slices.Sort(got)
 		return got
 	}

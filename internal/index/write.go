@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
@@ -20,11 +21,11 @@ type writer struct {
 }
 
 const upsertSQL = `
-INSERT INTO memories (source, name, size, mtime, hash, type, confidence, status,
+INSERT INTO memories (source, name, size, mtime, hash, ntok, type, confidence, status,
 	superseded_by, created, updated, path, description, tags, files, body)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (source, name) DO UPDATE SET
-	size = excluded.size, mtime = excluded.mtime, hash = excluded.hash,
+	size = excluded.size, mtime = excluded.mtime, hash = excluded.hash, ntok = excluded.ntok,
 	type = excluded.type, confidence = excluded.confidence, status = excluded.status,
 	superseded_by = excluded.superseded_by, created = excluded.created,
 	updated = excluded.updated, path = excluded.path, description = excluded.description,
@@ -75,11 +76,13 @@ func (w *writer) write(ctx context.Context, c change) error {
 	for _, f := range m.Anchors.Files {
 		files = append(files, f.Path)
 	}
+	tags, paths := strings.Join(m.Tags, " "), strings.Join(files, "\n")
+	ntok := countWords(c.name) + countWords(m.Description) + countWords(m.Body) + countWords(tags) + countWords(paths)
 	var id int64
-	err := w.upsert.QueryRowContext(ctx, c.source, c.name, c.size, c.mtime, c.hash,
+	err := w.upsert.QueryRowContext(ctx, c.source, c.name, c.size, c.mtime, c.hash, ntok,
 		string(m.Type), m.Confidence, string(status(m)), m.SupersededBy,
 		formatTime(m.Created), formatTime(firstTime(m.Updated, m.Created, mtime)), c.path,
-		m.Description, strings.Join(m.Tags, " "), strings.Join(files, "\n"), m.Body,
+		m.Description, tags, paths, m.Body,
 	).Scan(&id)
 	if err != nil {
 		return err
@@ -128,6 +131,20 @@ func (w *writer) flush(ctx context.Context, tx *sql.Tx) error {
 		}
 	}
 	return nil
+}
+
+// countWords counts words as FTS5's unicode61 tokenizer cuts them: runs
+// of letters, digits and combining marks.
+func countWords(s string) int {
+	n, in := 0, false
+	for _, r := range s {
+		w := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+		if w && !in {
+			n++
+		}
+		in = w
+	}
+	return n
 }
 
 func status(m *memory.Memory) memory.Status {

@@ -28,12 +28,13 @@ type Config struct {
 	// query names, against one anchored to the file itself.
 	DirWeight float64
 
-	// Candidates is how many memories each list contributes.
+	// Candidates is how many memories each list contributes, at least
+	// twice the query's limit.
 	Candidates int
-	// MaxPostings bounds the work of the word search: the query's
-	// commonest words are dropped while the memories holding the words
-	// add up to more than this. 0 keeps every word.
-	MaxPostings int
+	// The commonest query words are dropped past max(CommonDocs,
+	// CommonShare × all memories) memories holding them: see [index.WordQuery].
+	CommonDocs  int
+	CommonShare float64
 
 	// TypeBoost multiplies the score of each type; a missing type counts 1.
 	TypeBoost map[memory.Type]float64
@@ -71,8 +72,9 @@ func DefaultConfig() Config {
 		SubstringsWeight: 0.5,
 		FilesWeight:      1.5,
 		DirWeight:        0.3,
-		Candidates:       50,
-		MaxPostings:      1500,
+		Candidates:       30,
+		CommonDocs:       1500,
+		CommonShare:      0.05,
 		TypeBoost: map[memory.Type]float64{
 			memory.TypeUser: 1.1, memory.TypeFeedback: 1.15,
 			memory.TypeProject: 1, memory.TypeReference: 0.95,

@@ -73,13 +73,11 @@ func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	terms, dropped, err := e.prune(ctx, Terms(q.Text))
-	if err != nil {
-		return nil, fmt.Errorf("recall: %w", err)
-	}
+	terms := Terms(q.Text)
 	f := index.Filter{Types: q.Types}
 	cands := make(map[int64]*candidate)
-	if err := e.gather(ctx, q, terms, f, limit, cands); err != nil {
+	dropped, err := e.gather(ctx, q, terms, f, limit, cands)
+	if err != nil {
 		return nil, fmt.Errorf("recall: %w", err)
 	}
 	if err := e.expandLinks(ctx, cands, f); err != nil {
@@ -130,38 +128,53 @@ func (e *Engine) fill(ctx context.Context, results []Result, terms, dropped []st
 		byID[d.ID] = d
 	}
 	for i := range results {
+		stems := results[i].Stems
 		if d, ok := byID[results[i].ID]; ok {
 			results[i].Doc = d
+			results[i].Stems = stems
 		}
-		results[i].Why.Terms = matchedTerms(terms, &results[i].Doc)
+		results[i].Why.Terms = matchedTerms(terms, stems)
 		results[i].Why.Dropped = dropped
 	}
 	return nil
 }
 
-// gather runs each search and fuses its ranked list into cands.
-func (e *Engine) gather(ctx context.Context, q Query, terms []string, f index.Filter, limit int, cands map[int64]*candidate) error {
-	n := max(e.cfg.Candidates, limit)
-	words, err := e.db.Search(ctx, terms, e.cfg.Weights, f, n)
+// gather runs each search and fuses its ranked list into cands. It
+// returns the query words dropped as too common.
+func (e *Engine) gather(ctx context.Context, q Query, terms []string, f index.Filter, limit int, cands map[int64]*candidate) ([]string, error) {
+	n := max(e.cfg.Candidates, 2*limit)
+	words, err := e.db.Search(ctx, index.WordQuery{Terms: terms, Weights: e.cfg.Weights, Filter: f,
+		Limit: n, CommonDocs: e.cfg.CommonDocs, CommonShare: e.cfg.CommonShare})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	e.fuse(cands, "words", e.cfg.WordsWeight, words)
+	e.fuse(cands, "words", e.cfg.WordsWeight, words.Hits)
 	if subs := Substrings(q.Text); len(subs) > 0 {
 		hits, err := e.db.SearchSubstrings(ctx, subs, f, n)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		e.fuse(cands, "substrings", e.cfg.SubstringsWeight, hits)
 	}
 	if len(q.Files) > 0 {
 		hits, err := e.db.Anchored(ctx, q.Files, f)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		e.fuse(cands, "files", e.cfg.FilesWeight, e.fileList(hits))
 	}
-	return nil
+	return droppedWords(terms, words.Dropped), nil
+}
+
+// droppedWords returns the query words whose stems were dropped.
+func droppedWords(terms, stems []string) []string {
+	var out []string
+	for _, t := range terms {
+		if ws := index.Words(t); len(ws) > 0 && slices.Contains(stems, ws[0]) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // fuse adds a ranked list to the candidates by reciprocal rank.
@@ -178,6 +191,10 @@ func (e *Engine) fuse(cands map[int64]*candidate, name string, weight float64, h
 		if c == nil {
 			c = &candidate{id: h.ID}
 			cands[h.ID] = c
+		}
+		if c.doc == nil && h.Head.ID == h.ID {
+			head := h.Head
+			c.doc = &head
 		}
 		c.rel += v
 		c.why.Relevance = append(c.why.Relevance, Part{Name: name, Value: v, Detail: fmt.Sprintf("rank %d, score %.3g", i+1, h.Score)})

@@ -1,0 +1,346 @@
+package index
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+// BM25 parameters, FTS5's.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// typeCode is a memory type in the lengths blob; 0 is any other.
+func typeCode(t memory.Type) byte {
+	for i, tt := range memory.Types {
+		if t == tt {
+			return byte(i + 1)
+		}
+	}
+	return 0
+}
+
+// writeLengths rewrites the lengths row from the memories.
+func writeLengths(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, "SELECT id, ntok, type FROM memories ORDER BY id")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	data := []byte{}
+	docs, tokens := 0, 0
+	for rows.Next() {
+		var id int64
+		var ntok int
+		var typ string
+		if err := rows.Scan(&id, &ntok, &typ); err != nil {
+			return err
+		}
+		if need := 3 * int(id+1); len(data) < need {
+			data = append(data, make([]byte, need-len(data))...)
+		}
+		binary.LittleEndian.PutUint16(data[3*id:], uint16(min(ntok, math.MaxUint16)))
+		data[3*id+2] = typeCode(memory.Type(typ))
+		docs++
+		tokens += ntok
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, "INSERT OR REPLACE INTO lengths (k, docs, tokens, data) VALUES (1, ?, ?, ?)", docs, tokens, data)
+	return err
+}
+
+// lengths is the lengths row.
+type lengths struct {
+	docs   int
+	avg    float64
+	data   []byte
+	filter []byte // allowed type codes; nil allows all
+}
+
+func (l *lengths) of(id int64) (n int, typ byte, ok bool) {
+	if id < 0 || 3*id+3 > int64(len(l.data)) {
+		return 0, 0, false
+	}
+	return int(binary.LittleEndian.Uint16(l.data[3*id:])), l.data[3*id+2], true
+}
+
+// A WordQuery asks the word index for memories.
+type WordQuery struct {
+	Terms   []string // any text: cut into words by [Words], so nothing is FTS5 syntax
+	Weights Weights
+	Filter  Filter
+	Limit   int
+	// A search costs one step per memory holding each word. Counting from
+	// the rarest word up, the words past max(CommonDocs, CommonShare × all
+	// memories) memories in all are dropped: they are the commonest, say
+	// the least (BM25 gives them little weight) and cost the most. The
+	// rarest word always stays. Zero values keep every word.
+	CommonDocs  int
+	CommonShare float64
+}
+
+// A WordResult is what a word search found.
+type WordResult struct {
+	Hits    []Hit    // best first
+	Dropped []string // stems left out as too common
+}
+
+// Search returns up to q.Limit memories holding any word of q.Terms, best
+// first by BM25 (FTS5's formula: k1 1.2, b 0.75, weighted column
+// frequencies) computed from the occurrences in the word index; ties go to
+// the lower row. At most 64 distinct words are searched.
+func (db *DB) Search(ctx context.Context, q WordQuery) (WordResult, error) {
+	var stems []string
+	for _, t := range q.Terms {
+		stems = append(stems, Words(t)...)
+	}
+	slices.Sort(stems)
+	stems = slices.Compact(stems)
+	stems = stems[:min(len(stems), 64)]
+	if len(stems) == 0 || q.Limit <= 0 {
+		return WordResult{}, nil
+	}
+	res, err := db.search(ctx, stems, q)
+	if err != nil {
+		return WordResult{}, fmt.Errorf("index: search: %w", err)
+	}
+	return res, nil
+}
+
+func (db *DB) search(ctx context.Context, stems []string, q WordQuery) (WordResult, error) {
+	tx, err := db.sql.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return WordResult{}, err
+	}
+	defer tx.Rollback()
+	l, err := readLengths(ctx, tx, q.Filter)
+	if err != nil || l.docs == 0 {
+		return WordResult{}, err
+	}
+	var dropped []string
+	if budget := max(q.CommonDocs, int(q.CommonShare*float64(l.docs))); budget > 0 && len(stems) > 1 {
+		if stems, dropped, err = db.prune(ctx, tx, stems, budget); err != nil {
+			return WordResult{}, err
+		}
+	}
+	score, err := db.bm25(ctx, tx, stems, q.Weights, l)
+	if err != nil {
+		return WordResult{}, err
+	}
+	hits, err := db.withHeads(ctx, tx, topHits(score, stems, q.Limit))
+	return WordResult{Hits: hits, Dropped: dropped}, err
+}
+
+// prune keeps the rarest stems while the memories holding them add up to
+// at most budget, and always the rarest one. Counting the memories that
+// hold a stem walks its postings, but several times faster than reading
+// its occurrences.
+func (db *DB) prune(ctx context.Context, tx *sql.Tx, stems []string, budget int) (kept, dropped []string, err error) {
+	stmt, err := db.stmt(ctx, "SELECT doc FROM memories_vocab WHERE term = ?")
+	if err != nil {
+		return nil, nil, err
+	}
+	st := tx.StmtContext(ctx, stmt)
+	defer st.Close()
+	df := make(map[string]int, len(stems))
+	for _, s := range stems {
+		var n int
+		if err := st.QueryRowContext(ctx, s).Scan(&n); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, nil, err
+		}
+		df[s] = n
+	}
+	order := slices.Clone(stems)
+	slices.SortStableFunc(order, func(a, b string) int { return cmp.Compare(df[a], df[b]) })
+	sum := 0
+	keep := make(map[string]bool, len(stems))
+	for i, s := range order {
+		sum += df[s]
+		keep[s] = i == 0 || sum <= budget
+	}
+	for _, s := range stems {
+		if keep[s] {
+			kept = append(kept, s)
+		} else {
+			dropped = append(dropped, s)
+		}
+	}
+	return kept, dropped, nil
+}
+
+func readLengths(ctx context.Context, tx *sql.Tx, f Filter) (*lengths, error) {
+	l := &lengths{}
+	var tokens int
+	err := tx.QueryRowContext(ctx, "SELECT docs, tokens, data FROM lengths WHERE k = 1").Scan(&l.docs, &tokens, &l.data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return l, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: search: %w", err)
+	}
+	if l.docs > 0 {
+		l.avg = float64(tokens) / float64(l.docs)
+	}
+	for _, t := range f.Types {
+		l.filter = append(l.filter, typeCode(t))
+	}
+	return l, nil
+}
+
+// bm25 scores every memory holding a stem, from the stems' occurrences
+// (stems are distinct, at most 64).
+func (db *DB) bm25(ctx context.Context, tx *sql.Tx, stems []string, w Weights, l *lengths) (map[int64]scored, error) {
+	stmt, err := db.stmt(ctx, "SELECT doc, col FROM memories_inst WHERE term = ?")
+	if err != nil {
+		return nil, err
+	}
+	st := tx.StmtContext(ctx, stmt)
+	defer st.Close()
+	score := make(map[int64]scored)
+	freq := make(map[int64]float64)
+	for i, s := range stems {
+		if err := occurrences(ctx, st, s, w, freq); err != nil {
+			return nil, err
+		}
+		l.add(score, freq, i)
+	}
+	return score, nil
+}
+
+// occurrences fills freq with the weighted frequency of stem in each
+// memory holding it.
+func occurrences(ctx context.Context, st *sql.Stmt, stem string, w Weights, freq map[int64]float64) error {
+	clear(freq)
+	rows, err := st.QueryContext(ctx, stem)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var doc int64
+	var col sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&doc, &col); err != nil {
+			return err
+		}
+		freq[doc] += w.of(col)
+	}
+	return rows.Err()
+}
+
+// of returns the weight of a column by its name.
+func (w Weights) of(col []byte) float64 {
+	switch string(col) {
+	case "name":
+		return w.Name
+	case "description":
+		return w.Description
+	case "body":
+		return w.Body
+	case "tags":
+		return w.Tags
+	case "files":
+		return w.Files
+	}
+	return 0
+}
+
+// add adds one stem's BM25 terms (stem i, frequencies freq) to score.
+func (l *lengths) add(score map[int64]scored, freq map[int64]float64, i int) {
+	n := float64(len(freq))
+	idf := max(math.Log((float64(l.docs)-n+0.5)/(n+0.5)), 1e-6)
+	for doc, tf := range freq {
+		dl, typ, ok := l.of(doc)
+		if !ok || (l.filter != nil && !slices.Contains(l.filter, typ)) {
+			continue
+		}
+		sc := score[doc]
+		sc.score += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(dl)/l.avg))
+		sc.stems |= 1 << i
+		score[doc] = sc
+	}
+}
+
+// scored is a memory's BM25 score and which stems it holds (bit i: stem i).
+type scored struct {
+	score float64
+	stems uint64
+}
+
+// topHits returns the limit best scores, best first, ties to the lower row,
+// each with the stems it holds.
+func topHits(score map[int64]scored, stems []string, limit int) []Hit {
+	type idScore struct {
+		id int64
+		s  float64
+	}
+	all := make([]idScore, 0, len(score))
+	for id, s := range score {
+		if s.score > 0 {
+			all = append(all, idScore{id, s.score})
+		}
+	}
+	slices.SortFunc(all, func(a, b idScore) int {
+		if c := cmp.Compare(b.s, a.s); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	hits := make([]Hit, 0, min(limit, len(all)))
+	for _, a := range all[:min(limit, len(all))] {
+		h := Hit{ID: a.id, Score: a.s}
+		for i, st := range stems {
+			if score[a.id].stems&(1<<i) != 0 {
+				h.Stems = append(h.Stems, st)
+			}
+		}
+		hits = append(hits, h)
+	}
+	return hits
+}
+
+// withHeads fills in the heads of hits; hits whose row is gone are dropped.
+func (db *DB) withHeads(ctx context.Context, tx *sql.Tx, hits []Hit) ([]Hit, error) {
+	if len(hits) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	rows, err := db.queryIDs(ctx, tx, "SELECT "+headColumns+" FROM memories m"+headJoin+" WHERE m.id IN ", ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	heads := make(map[int64]Doc, len(hits))
+	for rows.Next() {
+		var d Doc
+		if err := scanHead(rows, &d); err != nil {
+			return nil, err
+		}
+		heads[d.ID] = d
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := hits[:0]
+	for _, h := range hits {
+		if d, ok := heads[h.ID]; ok {
+			h.Head = d
+			h.Head.Stems = h.Stems
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
