@@ -58,12 +58,27 @@ func New(opts Options) *Redactor {
 }
 
 // String returns s with every finding replaced by "[REDACTED:kind]".
-// Redacting its output again changes nothing.
+// Redacting its output again changes nothing: a replacement can change the
+// context of its neighbours (a token split in two, a name now beside a
+// marker), so String repeats until a pass finds nothing. Each pass removes
+// text that is not a marker, so this ends; in practice the second pass
+// finds nothing.
 func (r *Redactor) String(s string) string {
-	fs := r.Find(s)
-	if len(fs) == 0 {
-		return s
+	for range maxPasses {
+		fs := r.Find(s)
+		if len(fs) == 0 {
+			break
+		}
+		s = replace(s, fs)
 	}
+	return s
+}
+
+// maxPasses bounds the passes of [Redactor.String].
+const maxPasses = 4
+
+// replace writes s with each finding replaced by its marker.
+func replace(s string, fs []Finding) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	prev := 0
@@ -78,7 +93,8 @@ func (r *Redactor) String(s string) string {
 	return b.String()
 }
 
-// Find returns the spans of s to redact, sorted and not overlapping.
+// Find returns the spans of s one pass redacts, sorted and not overlapping.
+// [Redactor.String] may find more in the text that pass leaves.
 func (r *Redactor) Find(s string) []Finding {
 	var fs []Finding
 	lower := asciiLower(s)

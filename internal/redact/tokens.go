@@ -66,7 +66,23 @@ func (r *Redactor) classify(fs []Finding, s string, start, end int) []Finding {
 		return fs
 	}
 	// A credential may sit inside a longer token: after a path segment or
-	// a dot (https://x/ghp_…, key.sk-ant-…).
+	// a dot (https://x/ghp_…, key.sk-ant-…). Standard base64 uses '/', so
+	// each dot-separated segment holding '/' is also judged whole (an AWS
+	// secret key); paths, mostly lower case, are judged by part.
+	for off := 0; off < len(tok); {
+		k := strings.IndexByte(tok[off:], '.')
+		seg := tok[off:]
+		if k >= 0 {
+			seg = tok[off : off+k]
+		}
+		if r.entropy && strings.Contains(seg, "/") && mixedCase(seg) && r.looksRandom(seg) {
+			fs = append(fs, Finding{start + off, spanEnd(start + off + len(seg)), KindHighEntropy})
+		}
+		if k < 0 {
+			break
+		}
+		off += k + 1
+	}
 	for off := 0; off < len(tok); {
 		k := strings.IndexAny(tok[off:], "./")
 		part := tok[off:]
@@ -84,11 +100,6 @@ func (r *Redactor) classify(fs []Finding, s string, start, end int) []Finding {
 			break
 		}
 		off += k + 1
-	}
-	if r.entropy && strings.Contains(tok, "/") && !strings.Contains(tok, ".") && mixedCase(tok) && r.looksRandom(tok) {
-		// Standard base64 uses '/': judge the whole (an AWS secret key).
-		// Paths, mostly lower case, are judged by segment above.
-		fs = append(fs, Finding{start, padEnd, KindHighEntropy})
 	}
 	return fs
 }
