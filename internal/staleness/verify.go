@@ -1,0 +1,261 @@
+package staleness
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+// A State is how far a memory can be trusted now.
+type State string
+
+const (
+	Fresh        State = "fresh"        // everything it names still matches
+	Suspect      State = "suspect"      // something it names changed or is gone
+	Unverifiable State = "unverifiable" // it names nothing that can be checked
+)
+
+// A Result is the verdict on one memory.
+type Result struct {
+	State   State             `json:"state"`
+	Reasons []string          `json:"reasons,omitempty"`
+	Renames map[string]string `json:"renames,omitempty"` // old path → new path, which --fix can follow
+}
+
+// A Cache remembers file hashes by path, size and modification time, and
+// whether identifiers occur in the code at a commit, so that verifying
+// what did not change costs stat calls.
+type Cache interface {
+	Hash(path string, size, mtime int64) (string, bool)
+	PutHash(path string, size, mtime int64, hash string)
+	Ident(ident, head string) (found, ok bool)
+	PutIdent(ident, head string, found bool)
+}
+
+// A Verifier checks memories against a repository.
+type Verifier struct {
+	Root  string
+	InGit bool
+	Head  string // git HEAD; "" outside git or before the first commit
+	Cache Cache  // nil: no cache
+	// GrepBudget bounds the time spent looking identifiers up with git
+	// grep over all the memories one Verifier checks.
+	GrepBudget time.Duration
+
+	renames  map[string]map[string]string // anchor commit → old path → new path
+	grepUsed time.Duration
+}
+
+// Verify checks one memory: its anchored files' content, and the paths and
+// identifiers its body names.
+func (v *Verifier) Verify(ctx context.Context, m *memory.Memory) Result {
+	var r Result
+	checked := false
+	for _, f := range m.Anchors.Files {
+		if f.Path == "" || f.SHA256 == "" {
+			continue
+		}
+		checked = true
+		v.checkAnchor(ctx, m, f, &r)
+	}
+	refs := FindRefs(m.Body)
+	anchored := map[string]bool{}
+	for _, f := range m.Anchors.Files {
+		anchored[f.Path] = true
+	}
+	for _, p := range refs.Paths {
+		if anchored[p] {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(v.Root, filepath.FromSlash(p))); err == nil {
+			checked = true
+		} else if errors.Is(err, fs.ErrNotExist) && v.mentionedBefore(ctx, m, p) {
+			checked = true
+			v.missing(ctx, m, p, &r)
+		}
+	}
+	if v.InGit && v.Head != "" {
+		for _, id := range refs.Identifiers {
+			found, ok := v.grep(ctx, id)
+			if !ok {
+				continue
+			}
+			checked = true
+			if !found {
+				r.Reasons = append(r.Reasons, fmt.Sprintf("`%s` no longer appears in the code", id))
+			}
+		}
+	}
+	switch {
+	case len(r.Reasons) > 0:
+		r.State = Suspect
+	case checked:
+		r.State = Fresh
+	default:
+		r.State = Unverifiable
+	}
+	return r
+}
+
+// mentionedBefore reports whether a path the body names existed when the
+// memory was written, so that its absence now means something: without an
+// anchor commit, a path that never existed (a typo, a plan) is not checked.
+func (v *Verifier) mentionedBefore(ctx context.Context, m *memory.Memory, p string) bool {
+	if m.Anchors.Commit == "" || !v.InGit {
+		return false
+	}
+	return v.git(ctx, "cat-file", "-e", m.Anchors.Commit+":"+p) == nil
+}
+
+// checkAnchor compares an anchored file with its recorded hash.
+func (v *Verifier) checkAnchor(ctx context.Context, m *memory.Memory, f memory.FileAnchor, r *Result) {
+	path := filepath.Join(v.Root, filepath.FromSlash(f.Path))
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		v.missing(ctx, m, f.Path, r)
+		return
+	}
+	if err != nil || !fi.Mode().IsRegular() {
+		r.Reasons = append(r.Reasons, fmt.Sprintf("%s cannot be read", f.Path))
+		return
+	}
+	sum, ok := "", false
+	if v.Cache != nil {
+		sum, ok = v.Cache.Hash(f.Path, fi.Size(), fi.ModTime().UnixNano())
+	}
+	if !ok {
+		if sum, err = HashFile(path); err != nil {
+			r.Reasons = append(r.Reasons, fmt.Sprintf("%s cannot be read: %v", f.Path, err))
+			return
+		}
+		if v.Cache != nil {
+			v.Cache.PutHash(f.Path, fi.Size(), fi.ModTime().UnixNano(), sum)
+		}
+	}
+	if sum != f.SHA256 {
+		r.Reasons = append(r.Reasons, fmt.Sprintf("%s changed%s%s", f.Path, since(written(m)), v.commitsSince(ctx, m.Anchors.Commit, f.Path)))
+	}
+}
+
+// missing explains a path that is gone: renamed (and to what) or deleted.
+func (v *Verifier) missing(ctx context.Context, m *memory.Memory, p string, r *Result) {
+	if to, ok := v.renamedTo(ctx, m.Anchors.Commit, p); ok {
+		if r.Renames == nil {
+			r.Renames = map[string]string{}
+		}
+		r.Renames[p] = to
+		r.Reasons = append(r.Reasons, fmt.Sprintf("%s was renamed to %s", p, to))
+		return
+	}
+	r.Reasons = append(r.Reasons, fmt.Sprintf("%s was deleted", p))
+}
+
+func written(m *memory.Memory) time.Time {
+	if !m.Updated.IsZero() {
+		return m.Updated
+	}
+	return m.Created
+}
+
+// commitsSince says how many commits touched path after the anchor commit.
+func (v *Verifier) commitsSince(ctx context.Context, commit, path string) string {
+	if !v.InGit || commit == "" || v.Head == "" || commit == v.Head {
+		return ""
+	}
+	out, err := v.output(ctx, "rev-list", "--count", commit+"..HEAD", "--", path)
+	if err != nil {
+		return ""
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	switch n {
+	case 0:
+		return " (not committed yet)"
+	case 1:
+		return ", 1 commit"
+	}
+	return fmt.Sprintf(", %d commits", n)
+}
+
+// renamedTo finds where git's rename detection says a path went between
+// the anchor commit and the working tree.
+func (v *Verifier) renamedTo(ctx context.Context, commit, p string) (string, bool) {
+	if !v.InGit || commit == "" {
+		return "", false
+	}
+	if v.renames == nil {
+		v.renames = map[string]map[string]string{}
+	}
+	m, ok := v.renames[commit]
+	if !ok {
+		m = map[string]string{}
+		if out, err := v.output(ctx, "diff", "--name-status", "-M", "-z", commit); err == nil {
+			fields := bytes.Split(out, []byte{0})
+			for i := 0; i+2 < len(fields); {
+				status := string(fields[i])
+				if strings.HasPrefix(status, "R") {
+					m[string(fields[i+1])] = string(fields[i+2])
+					i += 3
+					continue
+				}
+				i += 2
+			}
+		}
+		v.renames[commit] = m
+	}
+	to, ok := m[p]
+	return to, ok
+}
+
+// grep looks an identifier up as a whole word in the tracked files; ok is
+// false when the time budget is spent.
+func (v *Verifier) grep(ctx context.Context, id string) (found, ok bool) {
+	if v.Cache != nil {
+		if found, ok := v.Cache.Ident(id, v.Head); ok {
+			return found, true
+		}
+	}
+	budget := v.GrepBudget
+	if budget <= 0 {
+		budget = 2 * time.Second
+	}
+	if v.grepUsed >= budget {
+		return false, false
+	}
+	start := time.Now()
+	gctx, cancel := context.WithTimeout(ctx, budget-v.grepUsed)
+	defer cancel()
+	err := v.git(gctx, "grep", "-q", "-w", "-F", "-e", id)
+	v.grepUsed += time.Since(start)
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		found = true
+	case errors.As(err, &ee) && ee.ExitCode() == 1:
+		found = false
+	default:
+		return false, false // timed out or failed: unknown
+	}
+	if v.Cache != nil {
+		v.Cache.PutIdent(id, v.Head, found)
+	}
+	return found, true
+}
+
+func (v *Verifier) git(ctx context.Context, args ...string) error {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", v.Root}, args...)...)
+	return cmd.Run()
+}
+
+func (v *Verifier) output(ctx context.Context, args ...string) ([]byte, error) {
+	return exec.CommandContext(ctx, "git", append([]string{"-C", v.Root}, args...)...).Output()
+}
