@@ -152,7 +152,9 @@ func valueSpan(s string, i int) (int, int, bool) {
 		for e < len(s) && !strings.ContainsRune(" \t\r\n,;\"'`<>(){}[]|", rune(s[e])) {
 			e++
 		}
-		return k, e, false // the credential, or nothing: never the scheme word
+		if k > j && !strings.Contains(s[k:e], "=") || e == k {
+			return k, e, false // the credential, or nothing: never the scheme word
+		}
 	}
 	return i, j, false
 }
@@ -176,7 +178,8 @@ func codeWord(v string) bool {
 	switch v {
 	case "true", "false", "null", "nil", "none", "undefined", "string", "str", "int", "bool",
 		"bytes", "[]byte", "required", "optional", "redacted", "hidden", "secret", "password",
-		"token", "env", "empty", "string?", "string;", "string,":
+		"token", "env", "empty", "string?", "string;", "string,", "bearer", "basic", "oauth",
+		"apikey", "api_key", "iam", "jwt":
 		return true
 	}
 	return false
@@ -218,6 +221,9 @@ func secretValue(v, kind string, quoted, bareIsValue bool) bool {
 	}
 	if label(v) {
 		return false // "X-Connection-Token", "encodeUserPassword": names, not values
+	}
+	if kind != KindPassword && len(v) < 16 && !strings.ContainsFunc(v, func(r rune) bool { return r < 'A' || r > 'z' || r > 'Z' && r < 'a' }) {
+		return false // a short word: {Token: "first"}; keys and tokens are long or mixed
 	}
 	if quoted {
 		return true
