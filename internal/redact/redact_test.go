@@ -138,6 +138,8 @@ func TestStringNegatives(t *testing.T) {
 		{"short sk word", "scikit-learn aka sk-learn"},
 		{"email", "contact marco@example.com"},
 		{"base64 word", "echo aGVsbG8= | base64 -d"},
+		{"llm tokens", `logprobs := []Logprob{{Token: "first"}, {Token: "second"}}`},
+		{"auth mode", "BEDROCK_AUTH=bearer BEDROCK_MODEL=us.anthropic.claude-opus"},
 	}
 	r := New(Options{})
 	for _, tt := range tests {

@@ -291,7 +291,8 @@ func findBearer(fs []Finding, s, lower string) []Finding {
 		for e < len(s) && (isTokenChar(s[e]) || s[e] == '=') {
 			e++
 		}
-		if v := s[k:e]; len(v) >= 16 && !placeholder(v) && !redacted(v) {
+		// An '=' inside (not padding) makes it an assignment: AUTH=bearer MODEL=x.
+		if v := s[k:e]; len(v) >= 16 && !strings.Contains(strings.TrimRight(v, "="), "=") && !placeholder(v) && !redacted(v) {
 			fs = append(fs, Finding{k, e, KindToken})
 		}
 	}

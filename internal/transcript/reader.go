@@ -64,13 +64,18 @@ type Reader struct {
 	err    error    // sticky: io.EOF or a read error
 }
 
+// ErrOffset reports a starting offset beyond the end of the transcript: the
+// file was replaced or truncated since the offset was recorded.
+var ErrOffset = errors.New("offset beyond the end of the transcript")
+
 // lookback is how much of the transcript before the starting offset
 // [Open] reads to remember which assistant blocks were already returned, so
 // a response whose lines straddle two jobs is not repeated.
 const lookback = 256 << 10
 
 // Open opens the transcript at path for reading from offset, which should
-// be 0 or an offset returned by [Reader.Offset] for the same file. It
+// be 0 or an offset returned by [Reader.Offset] for the same file; an
+// offset past the end of the file is [ErrOffset]. It
 // first reads up to 256 KiB before offset, returning none of it, to
 // de-duplicate a response split across the two reads. Close the Reader
 // when done.
@@ -78,6 +83,10 @@ func Open(path string, offset int64) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
+	}
+	if info, err := f.Stat(); err == nil && offset > info.Size() {
+		f.Close()
+		return nil, fmt.Errorf("transcript: open %s at %d: %w (%d bytes)", path, offset, ErrOffset, info.Size())
 	}
 	r := NewReader(f, offset)
 	r.closer = f

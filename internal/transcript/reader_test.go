@@ -274,8 +274,11 @@ func TestOpenFromOffset(t *testing.T) {
 	if err != nil || e.UUID != "u2" || e.Offset != int64(len(first)) {
 		t.Errorf("Next() = %q at %d, %v; want u2 at %d", e.UUID, e.Offset, err, len(first))
 	}
-	if _, err := Open(filepath.Join(t.TempDir(), "missing.jsonl"), 0); err == nil {
-		t.Error("Open of a missing file succeeded")
+	if _, err := Open(filepath.Join(t.TempDir(), "missing.jsonl"), 0); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Open of a missing file: %v, want os.ErrNotExist", err)
+	}
+	if _, err := Open(path, 1<<20); !errors.Is(err, ErrOffset) {
+		t.Errorf("Open past the end: %v, want ErrOffset", err)
 	}
 }
 
