@@ -327,6 +327,10 @@ func (b *Builder) Digest() *Digest {
 			if it.Kind == ItemAssistant {
 				it.Text = Elide(it.Text, b.opts.MaxProse)
 			}
+			if it.Tool != nil {
+				c := *it.Tool // a snapshot: later results do not change it
+				it.Tool = &c
+			}
 			tt.Items[i] = it
 		}
 		d.Turns = append(d.Turns, &tt)
