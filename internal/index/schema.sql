@@ -11,6 +11,7 @@ CREATE TABLE memories (
 	mtime         INTEGER NOT NULL,          -- Unix nanoseconds
 	hash          TEXT    NOT NULL,          -- SHA-256 of the content, hex
 	ntok          INTEGER NOT NULL,          -- words in the indexed columns, for BM25
+	spaceless     INTEGER NOT NULL,          -- the body has text written without spaces (CJK)
 	type          TEXT    NOT NULL,
 	confidence    REAL    NOT NULL,
 	status        TEXT    NOT NULL,
@@ -54,11 +55,19 @@ CREATE VIRTUAL TABLE memories_fts USING fts5 (
 	content = '', contentless_delete = 1,
 	tokenize = 'porter unicode61 remove_diacritics 2'
 );
+-- The trigram table holds a body only when it has text written without
+-- spaces: trigrams of every body made the index three times as slow to
+-- build, and whole words of a body are in memories_fts already.
 CREATE VIRTUAL TABLE memories_tri USING fts5 (
 	name, description, body, tags, files,
 	content = '', contentless_delete = 1,
 	tokenize = 'trigram remove_diacritics 1'
 );
+-- Pending terms are flushed to a new segment when they pass hashsize
+-- bytes (1 MB by default); a cold build of 10,000 memories then spent a
+-- third of its time merging small segments.
+INSERT INTO memories_fts (memories_fts, rank) VALUES ('hashsize', 33554432);
+INSERT INTO memories_tri (memories_tri, rank) VALUES ('hashsize', 33554432);
 
 -- How many memories hold each stemmed word: a search drops the commonest
 -- words of a long query, which cost the most and say the least.

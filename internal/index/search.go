@@ -50,9 +50,11 @@ func matchAny(terms []string) string {
 }
 
 // SearchSubstrings returns up to limit memories containing any of subs as a
-// substring (case-insensitive), best first. Substrings shorter than three
-// characters match nothing. It finds parts of identifiers and words in text
-// written without spaces, which the word index cannot.
+// substring (case-insensitive), best first, in their name, description,
+// tags or anchored paths, or in a body written in a script without spaces
+// (CJK). Substrings shorter than three characters match nothing. It finds
+// parts of identifiers and words in text without spaces, which the word
+// index cannot.
 func (db *DB) SearchSubstrings(ctx context.Context, subs []string, f Filter, limit int) ([]Hit, error) {
 	hits, err := db.match(ctx, "memories_tri", subs, "4, 3, 1, 2, 2", f, limit)
 	if err != nil {

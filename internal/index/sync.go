@@ -208,13 +208,10 @@ func (db *DB) apply(ctx context.Context, sources []Source, changes []change, rem
 	if err != nil {
 		return err
 	}
-	defer w.close()
 	for _, c := range changes {
-		if err := w.write(ctx, c); err != nil {
-			return fmt.Errorf("%s: %w", c.path, err)
-		}
+		w.add(c)
 	}
-	if err := w.flush(ctx, tx); err != nil {
+	if err := w.write(ctx, tx); err != nil {
 		return err
 	}
 	if err := deleteRows(ctx, tx, removed); err != nil {

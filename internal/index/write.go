@@ -12,98 +12,111 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
-// writer holds the statements a sync writes rows with.
+// writer collects the rows of a sync and writes them in batches: one
+// statement per row cost more than the rows themselves.
 type writer struct {
-	upsert, touch, delLinks, addLink, delAnchors, addAnchor *sql.Stmt
+	rows    [][]any    // memories rows, id first, in memoryColumns order
+	links   [][]any    // memory_id, target
+	anchors [][]any    // memory_id, path, dir
+	touches [][3]int64 // size, mtime, id of files whose content is as stored
 
 	written []int64 // rows whose search entries must be (re)written
-	stale   []int64 // rows whose old search entries must go first
+	stale   []int64 // rows whose old row and search entries must go first
+	nextID  int64
 }
 
-const upsertSQL = `
-INSERT INTO memories (source, name, size, mtime, hash, ntok, type, confidence, status,
-	superseded_by, created, updated, path, description, tags, files, body)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (source, name) DO UPDATE SET
-	size = excluded.size, mtime = excluded.mtime, hash = excluded.hash, ntok = excluded.ntok,
-	type = excluded.type, confidence = excluded.confidence, status = excluded.status,
-	superseded_by = excluded.superseded_by, created = excluded.created,
-	updated = excluded.updated, path = excluded.path, description = excluded.description,
-	tags = excluded.tags, files = excluded.files, body = excluded.body
-RETURNING id`
+const memoryColumns = "id, source, name, size, mtime, hash, ntok, spaceless, type, confidence, status, " +
+	"superseded_by, created, updated, path, description, tags, files, body"
 
 func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
 	w := &writer{}
-	for _, s := range []struct {
-		dst   **sql.Stmt
-		query string
-	}{
-		{&w.upsert, upsertSQL},
-		{&w.touch, "UPDATE memories SET size = ?, mtime = ? WHERE id = ?"},
-		{&w.delLinks, "DELETE FROM links WHERE memory_id = ?"},
-		{&w.addLink, "INSERT OR IGNORE INTO links (memory_id, target) VALUES (?, ?)"},
-		{&w.delAnchors, "DELETE FROM anchors WHERE memory_id = ?"},
-		{&w.addAnchor, "INSERT OR IGNORE INTO anchors (memory_id, path, dir) VALUES (?, ?, ?)"},
-	} {
-		stmt, err := tx.PrepareContext(ctx, s.query)
-		if err != nil {
-			w.close()
-			return nil, err
-		}
-		*s.dst = stmt
+	if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) + 1 FROM memories").Scan(&w.nextID); err != nil {
+		return nil, err
 	}
 	return w, nil
 }
 
-func (w *writer) close() {
-	for _, s := range []*sql.Stmt{w.upsert, w.touch, w.delLinks, w.addLink, w.delAnchors, w.addAnchor} {
-		if s != nil {
-			s.Close()
-		}
-	}
-}
-
-// write stores one changed file: only its stat when its content is as
-// stored, else the whole row, its links and its anchors.
-func (w *writer) write(ctx context.Context, c change) error {
+// add queues one changed file: only its stat when its content is as
+// stored, else the whole row (keeping its id), its links and its anchors.
+func (w *writer) add(c change) {
 	if c.m == nil {
-		_, err := w.touch.ExecContext(ctx, c.size, c.mtime, c.old.id)
-		return err
+		w.touches = append(w.touches, [3]int64{c.size, c.mtime, c.old.id})
+		return
+	}
+	id := w.nextID
+	if c.old != nil {
+		id = c.old.id
+		w.stale = append(w.stale, id)
+	} else {
+		w.nextID++
 	}
 	m := c.m
-	mtime := time.Unix(0, c.mtime)
 	files := make([]string, 0, len(m.Anchors.Files))
 	for _, f := range m.Anchors.Files {
 		files = append(files, f.Path)
 	}
 	tags, paths := strings.Join(m.Tags, " "), strings.Join(files, "\n")
 	ntok := countWords(c.name) + countWords(m.Description) + countWords(m.Body) + countWords(tags) + countWords(paths)
-	var id int64
-	err := w.upsert.QueryRowContext(ctx, c.source, c.name, c.size, c.mtime, c.hash, ntok,
-		string(m.Type), m.Confidence, string(status(m)), m.SupersededBy,
-		formatTime(m.Created), formatTime(firstTime(m.Updated, m.Created, mtime)), c.path,
-		m.Description, tags, paths, m.Body,
-	).Scan(&id)
-	if err != nil {
-		return err
-	}
+	w.rows = append(w.rows, []any{id, c.source, c.name, c.size, c.mtime, c.hash, ntok, spaceless(m.Body),
+		string(m.Type), m.Confidence, string(status(m)), m.SupersededBy, formatTime(m.Created),
+		formatTime(firstTime(m.Updated, m.Created, time.Unix(0, c.mtime))), c.path,
+		m.Description, tags, paths, m.Body})
 	w.written = append(w.written, id)
-	if c.old != nil {
-		w.stale = append(w.stale, id)
-		for _, s := range []*sql.Stmt{w.delLinks, w.delAnchors} {
-			if _, err := s.ExecContext(ctx, id); err != nil {
-				return err
-			}
-		}
-	}
 	for _, l := range m.Links() {
-		if _, err := w.addLink.ExecContext(ctx, id, l); err != nil {
-			return err
-		}
+		w.links = append(w.links, []any{id, l})
 	}
 	for _, f := range files {
-		if _, err := w.addAnchor.ExecContext(ctx, id, f, path.Dir(f)); err != nil {
+		w.anchors = append(w.anchors, []any{id, f, path.Dir(f)})
+	}
+}
+
+// write writes the queued rows: stat updates, the old rows of edited
+// files out (their links and anchors go by cascade), the new rows in, and
+// last the search entries.
+func (w *writer) write(ctx context.Context, tx *sql.Tx) error {
+	for _, t := range w.touches {
+		if _, err := tx.ExecContext(ctx, "UPDATE memories SET size = ?, mtime = ? WHERE id = ?", t[0], t[1], t[2]); err != nil {
+			return fmt.Errorf("update stat: %w", err)
+		}
+	}
+	if len(w.stale) > 0 {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM memories WHERE id IN ("+idList(w.stale)+")"); err != nil {
+			return fmt.Errorf("delete edited rows: %w", err)
+		}
+	}
+	for _, b := range []struct {
+		insert string
+		rows   [][]any
+	}{
+		{"INSERT INTO memories (" + memoryColumns + ")", w.rows},
+		{"INSERT OR IGNORE INTO links (memory_id, target)", w.links},
+		{"INSERT OR IGNORE INTO anchors (memory_id, path, dir)", w.anchors},
+	} {
+		if err := insertBatches(ctx, tx, b.insert, b.rows); err != nil {
 			return err
+		}
+	}
+	return w.flush(ctx, tx)
+}
+
+// insertBatches inserts rows (all of one width) with one statement per
+// batch of at most 500 values.
+func insertBatches(ctx context.Context, tx *sql.Tx, insert string, rows [][]any) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	width := len(rows[0])
+	per := max(500/width, 1)
+	one := "(" + placeholders(width) + ")"
+	for start := 0; start < len(rows); start += per {
+		batch := rows[start:min(start+per, len(rows))]
+		args := make([]any, 0, len(batch)*width)
+		for _, r := range batch {
+			args = append(args, r...)
+		}
+		query := insert + " VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", len(batch)), ", ")
+		if _, err := tx.ExecContext(ctx, query, args...); err != nil {
+			return fmt.Errorf("%s: %w", insert, err)
 		}
 	}
 	return nil
@@ -118,19 +131,35 @@ func (w *writer) flush(ctx context.Context, tx *sql.Tx) error {
 	if len(w.written) == 0 {
 		return nil
 	}
-	for _, table := range []string{"memories_fts", "memories_tri"} {
+	for _, t := range []struct{ table, body string }{
+		{"memories_fts", "body"},
+		{"memories_tri", "CASE WHEN spaceless THEN body ELSE '' END"},
+	} {
 		if len(w.stale) > 0 {
-			if _, err := tx.ExecContext(ctx, "DELETE FROM "+table+" WHERE rowid IN ("+idList(w.stale)+")"); err != nil {
+			if _, err := tx.ExecContext(ctx, "DELETE FROM "+t.table+" WHERE rowid IN ("+idList(w.stale)+")"); err != nil {
 				return fmt.Errorf("unindex: %w", err)
 			}
 		}
-		_, err := tx.ExecContext(ctx, "INSERT INTO "+table+" (rowid, name, description, body, tags, files) "+
-			"SELECT id, name, description, body, tags, files FROM memories WHERE id IN ("+idList(w.written)+")")
+		_, err := tx.ExecContext(ctx, "INSERT INTO "+t.table+" (rowid, name, description, body, tags, files) "+
+			"SELECT id, name, description, "+t.body+", tags, files FROM memories WHERE id IN ("+idList(w.written)+")")
 		if err != nil {
 			return fmt.Errorf("index: %w", err)
 		}
 	}
 	return nil
+}
+
+// spaceless reports whether s holds a script written without spaces
+// between words (Han, Hiragana, Katakana, Hangul, Thai...), whose words the
+// word index cannot cut.
+func spaceless(s string) bool {
+	for _, r := range s {
+		if r >= 0x0E00 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul,
+			unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar) {
+			return true
+		}
+	}
+	return false
 }
 
 // countWords counts words as FTS5's unicode61 tokenizer cuts them: runs
