@@ -68,7 +68,7 @@ func TestSearchSubstrings(t *testing.T) {
 		want []string
 	}{
 		{[]string{"thenticat"}, []string{"auth-moved"}}, // user-prefs has it in its body only
-		{[]string{"UserServ"}, nil},                      // bodies without CJK are not in the trigram index
+		{[]string{"UserServ"}, nil},                     // bodies without CJK are not in the trigram index
 		{[]string{"認証サ"}, []string{"cjk"}},
 		{[]string{"認証"}, nil}, // under three characters
 		{[]string{`a"b`, "))"}, nil},
