@@ -251,6 +251,8 @@ func (w Weights) of(col []byte) float64 {
 		return w.Tags
 	case "files":
 		return w.Files
+	case "context":
+		return w.Context
 	}
 	return 0
 }

@@ -23,6 +23,7 @@ CREATE TABLE memories (
 	tags          TEXT    NOT NULL,          -- space-separated
 	files         TEXT    NOT NULL,          -- anchored paths, newline-separated
 	body          TEXT    NOT NULL,
+	context       TEXT    NOT NULL DEFAULT '', -- descriptions of the memories it links to
 	UNIQUE (source, name)
 );
 CREATE INDEX memories_stat ON memories (source, name, size, mtime, hash);
@@ -51,7 +52,7 @@ CREATE INDEX anchors_dir ON anchors (dir);
 -- each insert a statement transaction, and FTS5 flushes its pending terms
 -- to disk at every one of those, which made a cold build 3x slower.
 CREATE VIRTUAL TABLE memories_fts USING fts5 (
-	name, description, body, tags, files,
+	name, description, body, tags, files, context,
 	content = '', contentless_delete = 1,
 	tokenize = 'porter unicode61 remove_diacritics 2'
 );

@@ -15,6 +15,9 @@ import (
 // column with weight 2 counts twice as much as one found in a column with weight 1.
 type Weights struct {
 	Name, Description, Body, Tags, Files float64
+	// Context weighs the descriptions of the memories a memory links to:
+	// a memory is also found, more weakly, by what its neighbours are about.
+	Context float64
 }
 
 // A Filter narrows a search.

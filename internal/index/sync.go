@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"os"
@@ -211,10 +210,8 @@ func (db *DB) apply(ctx context.Context, sources []Source, changes []change, rem
 	for _, c := range changes {
 		w.add(c)
 	}
+	w.removed = removed
 	if err := w.write(ctx, tx); err != nil {
-		return err
-	}
-	if err := deleteRows(ctx, tx, removed); err != nil {
 		return err
 	}
 	if err := writeManifests(ctx, tx, sources); err != nil {
@@ -224,21 +221,4 @@ func (db *DB) apply(ctx context.Context, sources []Source, changes []change, rem
 		return err
 	}
 	return tx.Commit()
-}
-
-// deleteRows deletes memories with their search rows; links and anchors
-// go by cascade.
-func deleteRows(ctx context.Context, tx *sql.Tx, ids []int64) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	for _, table := range []string{"memories_fts", "memories_tri"} {
-		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table+" WHERE rowid IN ("+idList(ids)+")"); err != nil {
-			return fmt.Errorf("delete from %s: %w", table, err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM memories WHERE id IN ("+idList(ids)+")"); err != nil {
-		return fmt.Errorf("delete memories: %w", err)
-	}
-	return nil
 }

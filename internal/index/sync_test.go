@@ -154,3 +154,48 @@ func TestSyncDamagedManifest(t *testing.T) {
 		}
 	}
 }
+
+// TestSyncLinkContext checks that a memory is found by the description of
+// a memory it links to, and that the context follows edits and removals
+// of the linked memory.
+func TestSyncLinkContext(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	dir := t.TempDir()
+	src := Source{"project", dir}
+	writeFile(t, dir, "linker.md", memFile("linker", "Deploy steps", "See [[target]]."))
+	writeFile(t, dir, "target.md", memFile("target", "Kubernetes rollout checklist", "x"))
+	find := func(word string) []string {
+		t.Helper()
+		res, err := db.Search(ctx, WordQuery{Terms: []string{word}, Weights: Weights{Description: 1, Context: 0.5}, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return names(t, db, res.Hits)
+	}
+	steps := []struct {
+		name   string
+		change func()
+		word   string
+		want   []string
+	}{
+		{"linked description", func() {}, "kubernetes", []string{"target", "linker"}},
+		{"target edited", func() {
+			writeFile(t, dir, "target.md", memFile("target", "Nomad rollout checklist", "x"))
+		}, "nomad", []string{"target", "linker"}},
+		{"old words gone", func() {}, "kubernetes", nil},
+		{"target removed", func() { os.Remove(filepath.Join(dir, "target.md")) }, "nomad", nil},
+		{"target back", func() {
+			writeFile(t, dir, "target.md", memFile("target", "Podman rollout checklist", "x"))
+		}, "podman", []string{"target", "linker"}},
+	}
+	for _, s := range steps {
+		s.change()
+		if _, err := db.Sync(ctx, src); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if got := find(s.word); !slices.Equal(got, s.want) {
+			t.Errorf("%s: Search(%q) = %v, want %v", s.name, s.word, got, s.want)
+		}
+	}
+}

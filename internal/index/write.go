@@ -3,8 +3,10 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -22,6 +24,8 @@ type writer struct {
 
 	written []int64 // rows whose search entries must be (re)written
 	stale   []int64 // rows whose old row and search entries must go first
+	removed []int64 // rows of files that are gone
+	names   []string
 	nextID  int64
 }
 
@@ -62,6 +66,7 @@ func (w *writer) add(c change) {
 		formatTime(firstTime(m.Updated, m.Created, time.Unix(0, c.mtime))), c.path,
 		m.Description, tags, paths, m.Body})
 	w.written = append(w.written, id)
+	w.names = append(w.names, c.name)
 	for _, l := range m.Links() {
 		w.links = append(w.links, []any{id, l})
 	}
@@ -71,8 +76,9 @@ func (w *writer) add(c change) {
 }
 
 // write writes the queued rows: stat updates, the old rows of edited
-// files out (their links and anchors go by cascade), the new rows in, and
-// last the search entries.
+// and removed files out (their links and anchors go by cascade), the new
+// rows in, the context of every memory linking to a changed one, and last
+// the search entries.
 func (w *writer) write(ctx context.Context, tx *sql.Tx) error {
 	for _, t := range w.touches {
 		if _, err := tx.ExecContext(ctx, "UPDATE memories SET size = ?, mtime = ? WHERE id = ?", t[0], t[1], t[2]); err != nil {
@@ -96,7 +102,93 @@ func (w *writer) write(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 	}
-	return w.flush(ctx, tx)
+	if err := w.remove(ctx, tx); err != nil {
+		return err
+	}
+	affected, err := w.updateContext(ctx, tx)
+	if err != nil {
+		return err
+	}
+	return w.flush(ctx, tx, affected)
+}
+
+// remove deletes the rows of removed files and keeps their names, whose
+// linkers' context changes.
+func (w *writer) remove(ctx context.Context, tx *sql.Tx) error {
+	if len(w.removed) == 0 {
+		return nil
+	}
+	rows, err := tx.QueryContext(ctx, "DELETE FROM memories WHERE id IN ("+idList(w.removed)+") RETURNING name")
+	if err != nil {
+		return fmt.Errorf("delete memories: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return err
+		}
+		w.names = append(w.names, name)
+	}
+	return rows.Err()
+}
+
+// updateContext recomputes the context column (the descriptions of the
+// memories a memory links to) of the rows written and of the rows linking
+// to a name written or removed, and returns the rows whose context it
+// wrote that were not written, whose search entries must be rewritten too.
+func (w *writer) updateContext(ctx context.Context, tx *sql.Tx) ([]int64, error) {
+	linkers, err := idsOf(ctx, tx, "SELECT DISTINCT memory_id FROM links WHERE target IN (SELECT value FROM json_each(?))", w.names)
+	if err != nil {
+		return nil, fmt.Errorf("find linkers: %w", err)
+	}
+	written := make(map[int64]bool, len(w.written))
+	for _, id := range w.written {
+		written[id] = true
+	}
+	var others []int64
+	for _, id := range linkers {
+		if !written[id] {
+			others = append(others, id)
+		}
+	}
+	all := append(slices.Clone(w.written), others...)
+	if len(all) == 0 {
+		return nil, nil
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE memories SET context = coalesce((
+		SELECT group_concat(t.description, ' ') FROM links l JOIN memories t ON t.name = l.target
+		WHERE l.memory_id = memories.id AND t.id != memories.id), '')
+		WHERE id IN (`+idList(all)+`)`)
+	if err != nil {
+		return nil, fmt.Errorf("update context: %w", err)
+	}
+	return others, nil
+}
+
+// idsOf runs a query taking a JSON array of strings and returning ids.
+func idsOf(ctx context.Context, tx *sql.Tx, query string, args []string) ([]int64, error) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	list, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := tx.QueryContext(ctx, query, string(list))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }
 
 // insertBatches inserts rows (all of one width) with one statement per
@@ -122,26 +214,35 @@ func insertBatches(ctx context.Context, tx *sql.Tx, insert string, rows [][]any)
 	return nil
 }
 
-// flush writes the search entries of the rows written, after every other
-// statement of the transaction. Each statement that writes a search table,
-// or that runs after one was written, makes FTS5 flush its pending terms to
-// a new segment; one statement per table for the whole sync keeps a cold
-// build from turning into thousands of tiny segments and their merges.
-func (w *writer) flush(ctx context.Context, tx *sql.Tx) error {
-	if len(w.written) == 0 {
-		return nil
-	}
-	for _, t := range []struct{ table, body string }{
-		{"memories_fts", "body"},
-		{"memories_tri", "CASE WHEN spaceless THEN body ELSE '' END"},
+// flush writes the search entries, after every other statement of the
+// transaction: the entries of edited, removed and re-contexted rows out,
+// those of written and re-contexted rows in. Each statement that writes a
+// search table, or that runs after one was written, makes FTS5 flush its
+// pending terms to a new segment; one statement per table and step keeps a
+// cold build from turning into thousands of tiny segments and their merges.
+func (w *writer) flush(ctx context.Context, tx *sql.Tx, recontexted []int64) error {
+	out := slices.Concat(w.stale, w.removed, recontexted)
+	for _, t := range []struct {
+		table, cols, body string
+		in                []int64
+	}{
+		{"memories_fts", ", context", "body", slices.Concat(w.written, recontexted)},
+		{"memories_tri", "", "CASE WHEN spaceless THEN body ELSE '' END", w.written},
 	} {
-		if len(w.stale) > 0 {
-			if _, err := tx.ExecContext(ctx, "DELETE FROM "+t.table+" WHERE rowid IN ("+idList(w.stale)+")"); err != nil {
+		gone := out
+		if t.table == "memories_tri" {
+			gone = slices.Concat(w.stale, w.removed)
+		}
+		if len(gone) > 0 {
+			if _, err := tx.ExecContext(ctx, "DELETE FROM "+t.table+" WHERE rowid IN ("+idList(gone)+")"); err != nil {
 				return fmt.Errorf("unindex: %w", err)
 			}
 		}
-		_, err := tx.ExecContext(ctx, "INSERT INTO "+t.table+" (rowid, name, description, body, tags, files) "+
-			"SELECT id, name, description, "+t.body+", tags, files FROM memories WHERE id IN ("+idList(w.written)+")")
+		if len(t.in) == 0 {
+			continue
+		}
+		_, err := tx.ExecContext(ctx, "INSERT INTO "+t.table+" (rowid, name, description, body, tags, files"+t.cols+") "+
+			"SELECT id, name, description, "+t.body+", tags, files"+t.cols+" FROM memories WHERE id IN ("+idList(t.in)+")")
 		if err != nil {
 			return fmt.Errorf("index: %w", err)
 		}

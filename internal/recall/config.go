@@ -65,7 +65,7 @@ type Config struct {
 // DefaultConfig returns the ranking mnemo ships.
 func DefaultConfig() Config {
 	return Config{
-		Weights:          index.Weights{Name: 2, Description: 4, Body: 1, Tags: 2, Files: 2},
+		Weights:          index.Weights{Name: 2, Description: 4, Body: 1, Tags: 2, Files: 2, Context: 0.5},
 		FuseScores:       true,
 		FuseK:            10,
 		WordsWeight:      1,
@@ -86,7 +86,7 @@ func DefaultConfig() Config {
 		HistoryMax:       1.15,
 		SuspectFactor:    0.5,
 		SupersededFactor: 0.25,
-		LinkDiscount:     0.3,
+		LinkDiscount:     0.25,
 		LinkFrom:         10,
 	}
 }

@@ -6,7 +6,8 @@
 // A query's text is cut into terms (lower-cased words, stop words dropped,
 // at most [MaxTerms]), so no user text ever reaches FTS5 as syntax. Each
 // source of evidence gives a ranked list: BM25 over the stemmed word index
-// (description weighted highest), the trigram index for identifiers and
+// (description weighted highest; a memory's links' descriptions count at a
+// low weight, so neighbours lend it context), the trigram index for identifiers and
 // text without spaces, and memories anchored to the files the query names.
 // The lists are fused (by normalised score, or by reciprocal rank), so a
 // further list (an embedding search) can join without changing the rest.
