@@ -84,7 +84,7 @@ func runRecall(ctx context.Context, f *Factory, opts recallOptions) error {
 	if err != nil {
 		return err
 	}
-	packed := recall.Pack(results, opts.budget)
+	packed := recall.Pack(results, q.Budget)
 	keys := make([]index.Key, len(packed))
 	for i, p := range packed {
 		keys[i] = p.Key

@@ -20,7 +20,7 @@ type Query struct {
 	Files  []string      // slash-separated paths relative to the repository root
 	Types  []memory.Type // only these types; none means all
 	Limit  int           // at most this many results; 0 means DefaultLimit
-	Budget int           // tokens for [Pack]; 0 means no limit
+	Budget int           // tokens, for [Pack] by the caller; 0 means no limit
 	Now    time.Time     // for recency; the zero time turns the recency boost off
 }
 
@@ -177,14 +177,16 @@ func droppedWords(terms, stems []string) []string {
 	return out
 }
 
-// fuse adds a ranked list to the candidates by reciprocal rank.
+// fuse adds a ranked list (best first) to the candidates: by score over
+// the list's best score, or by reciprocal rank (see [Config.FuseScores]).
 func (e *Engine) fuse(cands map[int64]*candidate, name string, weight float64, hits []index.Hit) {
-	if weight == 0 {
+	if weight == 0 || len(hits) == 0 {
 		return
 	}
+	byScore := e.cfg.FuseScores && hits[0].Score > 0
 	for i, h := range hits {
 		v := weight / (e.cfg.FuseK + float64(i+1))
-		if e.cfg.FuseScores {
+		if byScore {
 			v = weight * h.Score / hits[0].Score
 		}
 		c := cands[h.ID]
