@@ -15,6 +15,7 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/recall"
+	"github.com/mnemo-dev/mnemo/internal/staleness"
 )
 
 type recallOptions struct {
@@ -80,7 +81,11 @@ func runRecall(ctx context.Context, f *Factory, opts recallOptions) error {
 	for _, p := range opts.files {
 		q.Files = append(q.Files, repoPath(root, p))
 	}
-	results, err := recall.New(db, recall.DefaultConfig()).Recall(ctx, q)
+	cfg := recall.DefaultConfig()
+	if verdicts, err := db.Verdicts(ctx); err == nil {
+		cfg.Suspect = staleness.SuspectFunc(verdicts) // what the last mnemo verify found
+	}
+	results, err := recall.New(db, cfg).Recall(ctx, q)
 	if err != nil {
 		return err
 	}

@@ -85,6 +85,7 @@ MEMORY.md index.`,
 		newInboxCmd(f),
 		newApproveCmd(f),
 		newRejectCmd(f),
+		newVerifyCmd(f),
 	)
 	return root
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/recall"
+	"github.com/mnemo-dev/mnemo/internal/staleness"
 )
 
 // The bar a memory clears to be injected beside a prompt. Recall's scores
@@ -45,7 +46,11 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 			given[k] = true
 		}
 	}
-	results, err := recall.New(db, recall.DefaultConfig()).Recall(ctx, recall.Query{Text: prompt, Limit: 10, Now: w.now})
+	cfg := recall.DefaultConfig()
+	if verdicts, err := db.Verdicts(ctx); err == nil {
+		cfg.Suspect = staleness.SuspectFunc(verdicts)
+	}
+	results, err := recall.New(db, cfg).Recall(ctx, recall.Query{Text: prompt, Limit: 10, Now: w.now})
 	if err != nil {
 		return "", err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,9 +56,21 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 	if dir := w.p.VaultDir(); !loadedNatively(w.p, w.env, dir) {
 		br.section("Project memories ("+displayDir(w.p.Root, dir)+"):", indexLines(dir), "project memories: recall them by topic")
 	}
+	// Suspects: what the last mnemo verify found, and the anchors of the
+	// memories about to be injected, checked now (hashes only: no git here).
 	var stale []string
 	suspect := map[index.Key]bool{}
+	verdicts, _ := db.Verdicts(ctx)
+	for _, k := range sortedKeys(verdicts) {
+		if v := verdicts[k]; v.State == string(staleness.Suspect) {
+			stale = append(stale, fmt.Sprintf("- %s: %s", k.Name, strings.Join(v.Reasons, "; ")))
+			suspect[k] = true
+		}
+	}
 	for _, d := range top {
+		if suspect[d.Key] {
+			continue
+		}
 		if reasons := docChanged(w.p.Root, d); len(reasons) > 0 {
 			stale = append(stale, fmt.Sprintf("- %s: %s", d.Name, strings.Join(reasons, "; ")))
 			suspect[d.Key] = true
@@ -203,4 +216,13 @@ func transcriptStart(path string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+func sortedKeys(m map[index.Key]index.Verdict) []index.Key {
+	keys := make([]index.Key, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b index.Key) int { return strings.Compare(a.String(), b.String()) })
+	return keys
 }

@@ -1,0 +1,202 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The staleness tables are a cache like the rest of index.db. They are
+// created on first use, so that the search schema's version does not move
+// with them.
+const stalenessSchema = `
+CREATE TABLE IF NOT EXISTS file_hashes (
+	path  TEXT    PRIMARY KEY,
+	size  INTEGER NOT NULL,
+	mtime INTEGER NOT NULL,
+	hash  TEXT    NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS ident_cache (
+	ident TEXT    NOT NULL,
+	head  TEXT    NOT NULL,
+	found INTEGER NOT NULL,
+	PRIMARY KEY (ident, head)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS verify_state (
+	source  TEXT NOT NULL,
+	name    TEXT NOT NULL,
+	state   TEXT NOT NULL,
+	reasons TEXT NOT NULL,              -- newline-separated
+	since   TEXT NOT NULL,              -- RFC 3339 UTC: when it entered this state
+	checked TEXT NOT NULL,              -- RFC 3339 UTC: when it was last verified
+	PRIMARY KEY (source, name)
+) WITHOUT ROWID;`
+
+func (db *DB) ensureStaleness(ctx context.Context) error {
+	if _, err := db.sql.ExecContext(ctx, stalenessSchema); err != nil {
+		return fmt.Errorf("index: staleness tables: %w", err)
+	}
+	return nil
+}
+
+// A HashCache is the staleness check's cache of file hashes and
+// identifier lookups, kept in memory while a verification runs and written
+// back in one transaction by [HashCache.Save].
+type HashCache struct {
+	db     *DB
+	hashes map[string]cachedHash
+	idents map[[2]string]bool
+	dirty  []func(tx *sql.Tx) error
+}
+
+type cachedHash struct {
+	size, mtime int64
+	hash        string
+}
+
+// HashCache loads the cache.
+func (db *DB) HashCache(ctx context.Context) (*HashCache, error) {
+	if err := db.ensureStaleness(ctx); err != nil {
+		return nil, err
+	}
+	c := &HashCache{db: db, hashes: map[string]cachedHash{}, idents: map[[2]string]bool{}}
+	rows, err := db.sql.QueryContext(ctx, `SELECT path, size, mtime, hash FROM file_hashes`)
+	if err != nil {
+		return nil, fmt.Errorf("index: hash cache: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p string
+		var h cachedHash
+		if err := rows.Scan(&p, &h.size, &h.mtime, &h.hash); err != nil {
+			return nil, fmt.Errorf("index: hash cache: %w", err)
+		}
+		c.hashes[p] = h
+	}
+	return c, rows.Err()
+}
+
+// Hash returns the cached hash of a file if its size and mtime match.
+func (c *HashCache) Hash(path string, size, mtime int64) (string, bool) {
+	h, ok := c.hashes[path]
+	if !ok || h.size != size || h.mtime != mtime {
+		return "", false
+	}
+	return h.hash, true
+}
+
+// PutHash remembers a file's hash.
+func (c *HashCache) PutHash(path string, size, mtime int64, hash string) {
+	c.hashes[path] = cachedHash{size, mtime, hash}
+	c.dirty = append(c.dirty, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT OR REPLACE INTO file_hashes (path, size, mtime, hash) VALUES (?, ?, ?, ?)`, path, size, mtime, hash)
+		return err
+	})
+}
+
+// Ident returns whether an identifier was found at a commit, if known.
+func (c *HashCache) Ident(ident, head string) (found, ok bool) {
+	if f, ok := c.idents[[2]string{ident, head}]; ok {
+		return f, true
+	}
+	err := c.db.sql.QueryRow(`SELECT found FROM ident_cache WHERE ident = ? AND head = ?`, ident, head).Scan(&found)
+	if err != nil {
+		return false, false
+	}
+	c.idents[[2]string{ident, head}] = found
+	return found, true
+}
+
+// PutIdent remembers an identifier lookup at a commit.
+func (c *HashCache) PutIdent(ident, head string, found bool) {
+	c.idents[[2]string{ident, head}] = found
+	c.dirty = append(c.dirty, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT OR REPLACE INTO ident_cache (ident, head, found) VALUES (?, ?, ?)`, ident, head, found)
+		return err
+	})
+}
+
+// Save writes what was learned since the cache was loaded.
+func (c *HashCache) Save(ctx context.Context) error {
+	if len(c.dirty) == 0 {
+		return nil
+	}
+	tx, err := c.db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("index: save hash cache: %w", err)
+	}
+	defer tx.Rollback()
+	for _, f := range c.dirty {
+		if err := f(tx); err != nil {
+			return fmt.Errorf("index: save hash cache: %w", err)
+		}
+	}
+	c.dirty = nil
+	return tx.Commit()
+}
+
+// A Verdict is the stored result of verifying one memory.
+type Verdict struct {
+	Key
+	State   string
+	Reasons []string
+	Since   time.Time // when it entered this state
+	Checked time.Time
+}
+
+// SetVerdicts stores verification results, keeping the time a memory
+// entered its state when the state did not change.
+func (db *DB) SetVerdicts(ctx context.Context, now time.Time, vs ...Verdict) error {
+	if err := db.ensureStaleness(ctx); err != nil {
+		return err
+	}
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("index: verdicts: %w", err)
+	}
+	defer tx.Rollback()
+	ts := now.UTC().Format(time.RFC3339)
+	for _, v := range vs {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO verify_state (source, name, state, reasons, since, checked)
+			VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (source, name) DO UPDATE SET reasons = excluded.reasons, checked = excluded.checked,
+				since = CASE WHEN verify_state.state = excluded.state THEN verify_state.since ELSE excluded.since END,
+				state = excluded.state`,
+			v.Source, v.Name, v.State, strings.Join(v.Reasons, "\n"), ts, ts); err != nil {
+			return fmt.Errorf("index: verdicts: %w", err)
+		}
+	}
+	return tx.Commit()
+}
+
+// Verdicts returns the stored verification results by memory.
+func (db *DB) Verdicts(ctx context.Context) (map[Key]Verdict, error) {
+	if err := db.ensureStaleness(ctx); err != nil {
+		return nil, err
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT source, name, state, reasons, since, checked FROM verify_state`)
+	if err != nil {
+		return nil, fmt.Errorf("index: verdicts: %w", err)
+	}
+	defer rows.Close()
+	out := map[Key]Verdict{}
+	for rows.Next() {
+		var v Verdict
+		var reasons, since, checked string
+		if err := rows.Scan(&v.Source, &v.Name, &v.State, &reasons, &since, &checked); err != nil {
+			return nil, fmt.Errorf("index: verdicts: %w", err)
+		}
+		if reasons != "" {
+			v.Reasons = strings.Split(reasons, "\n")
+		}
+		v.Since, v.Checked = parseTime(since), parseTime(checked)
+		out[v.Key] = v
+	}
+	if err := rows.Err(); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	return out, nil
+}
