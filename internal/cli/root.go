@@ -86,6 +86,8 @@ MEMORY.md index.`,
 		newApproveCmd(f),
 		newRejectCmd(f),
 		newVerifyCmd(f),
+		newGCCmd(f),
+		newStatsCmd(f),
 	)
 	return root
 }

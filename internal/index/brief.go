@@ -58,3 +58,8 @@ func (db *DB) selectDocs(ctx context.Context, query string, args ...any) ([]Doc,
 	slices.SortFunc(docs, func(a, b Doc) int { return cmp.Compare(pos[a.ID], pos[b.ID]) })
 	return docs, nil
 }
+
+// All returns every indexed memory, bodies included, by source and name.
+func (db *DB) All(ctx context.Context) ([]Doc, error) {
+	return db.selectDocs(ctx, `SELECT id FROM memories ORDER BY source, name`)
+}

@@ -172,3 +172,22 @@ func (q *Queue) Counts(ctx context.Context) (map[string]int, error) {
 	}
 	return out, rows.Err()
 }
+
+// Totals are what the worker has done and spent.
+type Totals struct {
+	Jobs      int `json:"jobs"`
+	Facts     int `json:"facts"`
+	TokensIn  int `json:"tokens_in"`
+	TokensOut int `json:"tokens_out"`
+}
+
+// Totals sums the finished jobs, those finished at or after since (zero: all).
+func (q *Queue) Totals(ctx context.Context, since time.Time) (Totals, error) {
+	var t Totals
+	err := q.db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(facts), 0), coalesce(sum(tokens_in), 0), coalesce(sum(tokens_out), 0)
+		FROM jobs WHERE state = 'done' AND finished >= ?`, formatTime(since)).Scan(&t.Jobs, &t.Facts, &t.TokensIn, &t.TokensOut)
+	if err != nil {
+		return t, fmt.Errorf("queue: totals: %w", err)
+	}
+	return t, nil
+}

@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mnemo-dev/mnemo/internal/staleness"
+)
+
+type gcCandidate struct {
+	Name   string `json:"name"`
+	Where  string `json:"where"` // project, user or inbox
+	Reason string `json:"reason"`
+}
+
+func newGCCmd(f *Factory) *cobra.Command {
+	var apply, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "gc",
+		Short: "List (and with --apply delete) memories past their use",
+		Long: `List the memories the expiry policy marks for removal, with the reason:
+superseded; suspect for more than 30 days (see 'mnemo verify'); due for
+review (project memories 90 days after they were written, references 180,
+todos 30) and not recalled since; drafts waiting in the inbox for more than
+30 days. User and feedback memories never expire by age.
+
+Nothing is deleted without --apply. Deleting regenerates MEMORY.md; in a
+project vault, git keeps the history. gc never runs from a hook.`,
+		Example: `  mnemo gc
+  mnemo gc --json
+  mnemo gc --apply`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cands, err := gcCandidates(cmd.Context(), f)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if cands == nil {
+					cands = []gcCandidate{}
+				}
+				if err := printJSON(f.IO.Out, cands); err != nil {
+					return err
+				}
+			} else {
+				tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+				for _, c := range cands {
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Name, c.Where, c.Reason)
+				}
+				tw.Flush()
+			}
+			if !apply {
+				if len(cands) > 0 && !asJSON {
+					fmt.Fprintf(f.IO.ErrOut, "%d candidates; run 'mnemo gc --apply' to delete them\n", len(cands))
+				}
+				return nil
+			}
+			return applyGC(cmd.Context(), f, cands)
+		},
+	}
+	cmd.Flags().BoolVar(&apply, "apply", false, "delete the candidates")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func gcCandidates(ctx context.Context, f *Factory) ([]gcCandidate, error) {
+	policy := staleness.DefaultPolicy()
+	now := f.Now()
+	db, _, err := openSyncedIndex(ctx, f, false)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	docs, err := db.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	verdicts, err := db.Verdicts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []gcCandidate
+	for _, d := range docs {
+		v, err := f.Vault(d.Source == "user")
+		if err != nil {
+			return nil, err
+		}
+		m, err := v.Load(d.Name)
+		if err != nil {
+			continue // unreadable: lint's business
+		}
+		u := staleness.Usage{LastRecalled: d.LastRecalled}
+		if vd, ok := verdicts[d.Key]; ok && vd.State == string(staleness.Suspect) {
+			u.SuspectSince = vd.Since
+		}
+		if reason, ok := policy.Candidate(m, u, now); ok {
+			out = append(out, gcCandidate{Name: d.Name, Where: d.Source, Reason: reason})
+		}
+	}
+	in, err := f.inbox()
+	if err != nil {
+		return nil, err
+	}
+	drafts, err := in.List()
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range drafts {
+		if reason, ok := policy.DraftCandidate(d.Memory, now); ok {
+			out = append(out, gcCandidate{Name: d.Name, Where: "inbox", Reason: reason})
+		}
+	}
+	return out, nil
+}
+
+func applyGC(ctx context.Context, f *Factory, cands []gcCandidate) error {
+	byVault := map[bool][]string{}
+	in, err := f.inbox()
+	if err != nil {
+		return err
+	}
+	log := f.Log(false)
+	for _, c := range cands {
+		switch c.Where {
+		case "inbox":
+			if err := in.Reject(c.Name, "gc: "+c.Reason, f.Now()); err != nil {
+				return err
+			}
+		default:
+			byVault[c.Where == "user"] = append(byVault[c.Where == "user"], c.Name)
+		}
+		log.Info("gc removed", "name", c.Name, "where", c.Where, "reason", c.Reason)
+	}
+	for user, names := range byVault {
+		v, err := f.Vault(user)
+		if err != nil {
+			return err
+		}
+		if err := v.Delete(ctx, names...); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(f.IO.ErrOut, "deleted %d\n", len(cands))
+	return nil
+}
+
