@@ -146,4 +146,3 @@ func applyGC(ctx context.Context, f *Factory, cands []gcCandidate) error {
 	fmt.Fprintf(f.IO.ErrOut, "deleted %d\n", len(cands))
 	return nil
 }
-

@@ -195,4 +195,3 @@ func fixOne(ctx context.Context, f *Factory, v *vault.Vault, vf *staleness.Verif
 	}
 	return true, v.Write(ctx, fixed, true)
 }
-
