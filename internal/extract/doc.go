@@ -1,0 +1,39 @@
+// Package extract turns a session digest into candidate memories: durable
+// facts worth having in a later session (decisions with their rationale,
+// conventions, dead ends, unresolved TODOs, user preferences and
+// corrections, references), or none when nothing durable happened.
+//
+// An [Extractor] is made by [New] from a [Config]. Four providers exist:
+//
+//   - "anthropic": the Messages API through the official Go SDK
+//     (claude-haiku-4-5, temperature 0, not streamed);
+//   - "claude-cli": the user's own claude binary run headless, isolated so
+//     that no hook, MCP server or transcript of the child session exists;
+//   - "openai": any OpenAI-compatible endpoint (Ollama, vLLM, LM Studio,
+//     OpenRouter) through the official openai-go client;
+//   - "heuristic": offline rules over the digest's structure: explicit
+//     statements in the user's prompts, corrections, commands that failed
+//     repeatedly and were abandoned, TODOs left in the final message.
+//
+// "auto" takes the first that is set up, in that order, ending with the
+// heuristic one.
+//
+// The three model providers share one path: the digest is redacted again
+// at the boundary (redaction is idempotent, so a digest already redacted
+// by package transcript loses nothing), split into chunks under
+// [Config.ChunkTokens], sent with the embedded prompt, and the reply is
+// validated strictly (a JSON array, known keys only, types, lengths, enum
+// values, paths that exist under the session's working directory). An
+// invalid reply gets one repair request that lists the problems; a second
+// invalid reply is an [*OutputError] carrying the raw text. Rate limits and
+// overloads are retried as [Config] says; a 429 without retry-after is
+// not retried. A cost guard runs before every model call: sessions with
+// fewer than [Config.MinUserTurns] prompts are skipped ([ErrTooShort]), and
+// per-session and per-day token budgets, the day's spend kept by a
+// [Ledger] the caller provides, stop the work ([ErrBudget]).
+//
+// Every text field of every candidate is redacted before it is returned.
+// An Extractor is safe for concurrent use, though the per-day budget is
+// checked and then recorded, not reserved: two concurrent extractions can
+// together overshoot it by one call each.
+package extract

@@ -1,0 +1,107 @@
+package extract
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/transcript"
+)
+
+// A Ledger keeps the tokens spent per day, across processes: the worker
+// backs it with its queue database. Day is a date, "2006-01-02", in the
+// local time of [Config.Now].
+type Ledger interface {
+	Spent(ctx context.Context, day string) (int, error)
+	Record(ctx context.Context, day string, u Usage) error
+}
+
+// MemoryLedger is a [Ledger] held in memory, for one process. It is safe
+// for concurrent use.
+type MemoryLedger struct {
+	mu   sync.Mutex // guards days
+	days map[string]int
+}
+
+// NewMemoryLedger returns an empty MemoryLedger.
+func NewMemoryLedger() *MemoryLedger { return &MemoryLedger{days: make(map[string]int)} }
+
+// Spent returns the tokens recorded for day.
+func (l *MemoryLedger) Spent(_ context.Context, day string) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.days[day], nil
+}
+
+// Record adds u's tokens to day.
+func (l *MemoryLedger) Record(_ context.Context, day string, u Usage) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.days[day] += u.Total()
+	return nil
+}
+
+// A guard checks each model call of one extraction against the budgets
+// and records what it spent.
+type guard struct {
+	cfg   Config
+	day   string
+	spent int // this extraction's tokens
+}
+
+func newGuard(cfg Config) *guard {
+	return &guard{cfg: cfg, day: day(cfg.Now())}
+}
+
+func day(t time.Time) string { return t.Format(time.DateOnly) }
+
+// allow returns a [*BudgetError] when a call estimated at need tokens
+// would overrun the session's or the day's budget.
+func (g *guard) allow(ctx context.Context, need int) error {
+	if lim := g.cfg.MaxTokensPerSession; lim > 0 && g.spent+need > lim {
+		return &BudgetError{Scope: "session", Limit: lim, Spent: g.spent, Needed: need}
+	}
+	if lim := g.cfg.MaxTokensPerDay; lim > 0 {
+		spent, err := g.cfg.Ledger.Spent(ctx, g.day)
+		if err != nil {
+			return err
+		}
+		if spent+need > lim {
+			return &BudgetError{Scope: "day", Limit: lim, Spent: spent, Needed: need}
+		}
+	}
+	return nil
+}
+
+// record adds a call's usage to the session and to the ledger.
+func (g *guard) record(ctx context.Context, u Usage) error {
+	g.spent += u.Total()
+	return g.cfg.Ledger.Record(ctx, g.day, u)
+}
+
+// UserTurns counts the prompts a person typed in d: turns opened by a
+// prompt that is not only a slash command. Sub-agent turns, whose "prompt"
+// is the parent agent's instructions, do not count.
+func UserTurns(d *transcript.Digest) int {
+	n := 0
+	for _, t := range d.Turns {
+		if t.Kind != transcript.TurnPrompt {
+			continue
+		}
+		for _, it := range t.Items {
+			if it.Kind == transcript.ItemUser && !slashOnly(it.Text) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// slashOnly reports whether a prompt is only a slash command, such as
+// "/mcp" or "/clear": a command to the client, not a turn of work.
+func slashOnly(text string) bool {
+	text = strings.TrimSpace(text)
+	return strings.HasPrefix(text, "/") && !strings.ContainsAny(text, " \t\n")
+}

@@ -1,0 +1,144 @@
+package extract
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/transcript"
+)
+
+// maxTodos bounds the TODOs taken from the last message.
+const maxTodos = 5
+
+// todos returns the work the assistant's last message of the session
+// leaves open: sentences saying TODO, not yet, still needs, could not
+// fix…, and the items listed under a heading such as "Next steps" or
+// "Known issues". Offers and questions ("Would you like me to…") are not
+// TODOs.
+func (h *Heuristic) todos(d *transcript.Digest, ps paths) []Candidate {
+	t, text := lastMessage(d)
+	if t == nil {
+		return nil
+	}
+	var out []Candidate
+	for _, s := range h.openItems(text) {
+		if len(out) == maxTodos {
+			break
+		}
+		fact := tidy(strings.TrimSpace(s.text))
+		if len(strings.Fields(fact)) < 3 {
+			continue
+		}
+		c := Candidate{
+			Description: describe("TODO: " + fact),
+			Fact:        cutRunes(fact, maxFactLen),
+			Type:        memory.TypeProject,
+			Category:    CategoryTodo,
+			Files:       h.files(fact, ps),
+			Confidence:  confWeak,
+			Why:         "left open in the assistant's last message, turn " + strconv.Itoa(t.Index),
+		}
+		if !s.explicit {
+			c.Confidence = confCorrection
+		}
+		if len(c.Files) == 0 {
+			c.Files = editedIn(t, ps)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// lastMessage returns the last main-chain turn with assistant prose, and
+// that prose.
+func lastMessage(d *transcript.Digest) (*transcript.Turn, string) {
+	for i := len(d.Turns) - 1; i >= 0; i-- {
+		t := d.Turns[i]
+		if t.Kind != transcript.TurnPrompt && t.Kind != transcript.TurnContinued {
+			continue
+		}
+		for j := len(t.Items) - 1; j >= 0; j-- {
+			if t.Items[j].Kind == transcript.ItemAssistant {
+				return t, t.Items[j].Text
+			}
+		}
+		return nil, "" // the last prompt got no answer
+	}
+	return nil, ""
+}
+
+// An openItem is a sentence of the last message that leaves work open;
+// explicit when it says TODO or stands under a TODO-like heading.
+type openItem struct {
+	text     string
+	explicit bool
+}
+
+func (h *Heuristic) openItems(text string) []openItem {
+	var out []openItem
+	section := false
+	fenced := false
+	for line := range strings.SplitSeq(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "```") {
+			fenced = !fenced
+			continue
+		}
+		if fenced || trimmed == "" {
+			continue
+		}
+		l := lower(trimmed)
+		if heading(trimmed) {
+			section = h.rules.todoHeading.MatchString(strings.Trim(l, "*_ "))
+			continue
+		}
+		item := stripBullet(trimmed)
+		if section && item != trimmed {
+			if !h.rules.notTodo.MatchString(lower(item)) {
+				out = append(out, openItem{strings.ReplaceAll(item, "**", ""), true})
+			}
+			continue
+		}
+		for _, s := range sentences(item) {
+			sl := lower(s.text)
+			marked := h.rules.todoMarker.MatchString(s.text)
+			if (marked || h.rules.todo.MatchString(sl)) && !h.rules.notTodo.MatchString(sl) {
+				out = append(out, openItem{h.rules.todoMarker.ReplaceAllString(s.text, ""), marked})
+			}
+		}
+	}
+	return out
+}
+
+// heading reports whether a line of Markdown is a heading: "## Next
+// steps", "**Remaining:**" or "Known issues:".
+func heading(line string) bool {
+	if strings.HasPrefix(line, "#") {
+		return true
+	}
+	if strings.HasPrefix(line, "**") && (strings.HasSuffix(line, "**") || strings.HasSuffix(line, "**:") || strings.HasSuffix(line, ":**")) {
+		return true
+	}
+	return strings.HasSuffix(line, ":") && len(strings.Fields(line)) <= 4 && stripBullet(line) == line
+}
+
+// editedIn returns the files turn t edited or created, when there are
+// one to three of them: a TODO is most likely about those.
+func editedIn(t *transcript.Turn, ps paths) []string {
+	var out []string
+	for _, it := range t.Items {
+		c := it.Tool
+		if c == nil || c.Outcome != transcript.OutcomeOK || (c.Op != transcript.FileEdit && c.Op != transcript.FileCreate) {
+			continue
+		}
+		if p := ps.clean(c.Path); p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	if len(out) > 3 {
+		return nil
+	}
+	return out
+}

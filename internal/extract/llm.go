@@ -1,0 +1,155 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+
+	"github.com/mnemo-dev/mnemo/internal/redact"
+	"github.com/mnemo-dev/mnemo/internal/transcript"
+)
+
+// A backend sends one request to a model and returns its reply. Usage in
+// the reply counts the call; on error the reply's Usage says what is known.
+type backend interface {
+	complete(ctx context.Context, req request) (reply, error)
+}
+
+// llm is the [Extractor] of the model providers: the guard, the chunks,
+// the prompt, validation and the repair request around a backend.
+type llm struct {
+	name string
+	be   backend
+	cfg  Config
+}
+
+func (x *llm) Name() string { return x.name }
+
+// Extract implements [Extractor].
+func (x *llm) Extract(ctx context.Context, d *transcript.Digest) ([]Candidate, Usage, error) {
+	var u Usage
+	if n, least := UserTurns(d), x.cfg.MinUserTurns; least > 0 && n < least {
+		return nil, u, fmt.Errorf("extract: %s: %d user turns, at least %d: %w", x.name, n, least, ErrTooShort)
+	}
+	var chunks []string
+	if x.cfg.ChunkTokens > 0 {
+		for _, c := range d.Chunks(x.cfg.ChunkTokens) {
+			chunks = append(chunks, x.cfg.Redactor.String(c.Text))
+		}
+	} else {
+		chunks = []string{x.cfg.Redactor.String(d.String())}
+	}
+	ps := newPaths(d.Meta.CWD, strings.Join(chunks, "\n"))
+	g := newGuard(x.cfg)
+	var all []Candidate
+	for i, chunk := range chunks {
+		cands, cu, err := x.extractChunk(ctx, g, chunk, i+1, len(chunks), ps)
+		u.add(cu)
+		if errors.Is(err, ErrBudget) && i > 0 {
+			u.Skipped = len(chunks) - i
+			x.cfg.Logger.Debug("extract: budget spent, chunks skipped", "provider", x.name, "skipped", u.Skipped, "err", err)
+			break
+		}
+		if err != nil {
+			return nil, u, fmt.Errorf("extract: %s: chunk %d of %d: %w", x.name, i+1, len(chunks), err)
+		}
+		all = append(all, cands...)
+	}
+	return finish(all, x.cfg.Redactor, d.Meta.End), u, nil
+}
+
+// extractChunk asks the model about one chunk, and once more with the
+// problems when the reply is invalid.
+func (x *llm) extractChunk(ctx context.Context, g *guard, chunk string, i, n int, ps paths) ([]Candidate, Usage, error) {
+	var u Usage
+	req := request{
+		System:    systemPrompt,
+		Messages:  []message{{Role: "user", Text: digestMessage(chunk, i, n)}},
+		MaxTokens: x.cfg.MaxOutputTokens,
+	}
+	for attempt := 0; ; attempt++ {
+		if err := g.allow(ctx, req.estimate()); err != nil {
+			return nil, u, err
+		}
+		rep, err := x.be.complete(ctx, req)
+		u.add(rep.Usage)
+		if rerr := g.record(ctx, rep.Usage); rerr != nil {
+			return nil, u, fmt.Errorf("record usage: %w", rerr)
+		}
+		if err != nil {
+			return nil, u, err
+		}
+		if rep.Stop == stopRefusal {
+			return nil, u, fmt.Errorf("%w: %s", ErrRefused, excerpt(rep.Text, 200))
+		}
+		cands, problems := parseReply(rep.Text, ps)
+		if len(problems) == 0 {
+			return cands, u, nil
+		}
+		if rep.Stop == stopMaxTokens {
+			problems = append([]string{"the reply was cut off at the output limit: give fewer and shorter items"}, problems...)
+		}
+		if attempt > 0 {
+			return nil, u, &OutputError{Provider: x.name, Raw: rep.Text, Problems: problems}
+		}
+		x.cfg.Logger.Debug("extract: invalid reply, asking for a repair", "provider", x.name, "problems", problems)
+		prev := rep.Text
+		if strings.TrimSpace(prev) == "" {
+			prev = "(an empty reply)"
+		}
+		req.Messages = append(req.Messages,
+			message{Role: "assistant", Text: prev},
+			message{Role: "user", Text: repairMessage(problems)})
+	}
+}
+
+// finish redacts the candidates' text, writes relative dates as absolute
+// ones as of when (the session's end; skipped when zero), drops exact
+// repeats (by description) and makes names unique.
+func finish(cands []Candidate, r *redact.Redactor, when time.Time) []Candidate {
+	out := make([]Candidate, 0, len(cands))
+	seen := map[string]bool{}
+	names := map[string]bool{}
+	for _, c := range cands {
+		c.Description = r.String(c.Description)
+		c.Fact = r.String(c.Fact)
+		c.Why = r.String(c.Why)
+		if !when.IsZero() {
+			c.Description = memory.AbsoluteDates(c.Description, when)
+			c.Fact = memory.AbsoluteDates(c.Fact, when)
+			if utf8.RuneCountInString(c.Description) > memory.MaxDescriptionLen {
+				c.Description = describe(c.Description)
+			}
+		}
+		key := strings.ToLower(c.Description)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		if c.Name != "" {
+			base := c.Name
+			for k := 2; names[c.Name]; k++ {
+				suffix := "-" + strconv.Itoa(k)
+				c.Name = base[:min(len(base), 64-len(suffix))] + suffix
+			}
+			names[c.Name] = true
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// excerpt returns the first max characters of s on one line.
+func excerpt(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	return string([]rune(s)[:max]) + "…"
+}

@@ -1,0 +1,80 @@
+package extract
+
+import (
+	_ "embed"
+	"strconv"
+	"strings"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+// systemPrompt is the instruction every model provider sends.
+//
+//go:embed prompt.md
+var systemPrompt string
+
+// A message is one turn of a conversation with a model.
+type message struct {
+	Role string // "user" or "assistant"
+	Text string
+}
+
+// A request is what a backend sends: the system prompt and a conversation
+// that starts and ends with the user.
+type request struct {
+	System    string
+	Messages  []message
+	MaxTokens int
+}
+
+// Stop reasons a backend reports, beyond a normal end.
+const (
+	stopMaxTokens = "max_tokens"
+	stopRefusal   = "refusal"
+)
+
+// A reply is what a backend got back.
+type reply struct {
+	Text  string
+	Stop  string // "", stopMaxTokens or stopRefusal
+	Usage Usage
+}
+
+// digestMessage frames one chunk of a digest for the model. The chunk is
+// fenced in <digest> tags; a closing tag inside it is broken so the fence
+// holds.
+func digestMessage(chunk string, i, n int) string {
+	var b strings.Builder
+	if n > 1 {
+		b.WriteString("This is part " + strconv.Itoa(i) + " of " + strconv.Itoa(n) +
+			" of the session; the other parts are sent separately. Extract only what this part shows.\n\n")
+	}
+	b.WriteString("<digest>\n")
+	b.WriteString(strings.ReplaceAll(chunk, "</digest>", "<\\/digest>"))
+	if !strings.HasSuffix(chunk, "\n") {
+		b.WriteByte('\n')
+	}
+	b.WriteString("</digest>\n\nReply with the JSON array only.")
+	return b.String()
+}
+
+// repairMessage asks the model to correct its reply.
+func repairMessage(problems []string) string {
+	var b strings.Builder
+	b.WriteString("Your reply is not valid:\n")
+	for _, p := range problems {
+		b.WriteString("- " + p + "\n")
+	}
+	b.WriteString("\nReply again with the corrected JSON array only, nothing else. Keep the items that were valid; drop an item rather than guess.")
+	return b.String()
+}
+
+// estimate returns the tokens a request may cost: its text plus all the
+// output it allows.
+func (r request) estimate() int {
+	n := memory.EstimateTokens(r.System) + r.MaxTokens
+	for _, m := range r.Messages {
+		n += memory.EstimateTokens(m.Text) + 4
+	}
+	return n
+}

@@ -1,0 +1,297 @@
+package extract
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+// Limits of a model's reply.
+const (
+	maxCandidates = 20   // per reply; the prompt asks for at most 12
+	maxFactLen    = 1200 // characters of a fact
+	maxWhyLen     = 300  // characters of a why
+	maxPathLen    = 300  // characters of one path
+	maxFiles      = 20   // paths of one candidate
+)
+
+// wireKeys are the keys an item of a reply may have.
+var wireKeys = []string{"name", "description", "fact", "type", "category", "files", "confidence", "why", "from_tool_output"}
+
+// A paths decides which of the paths a model names are kept: those of
+// regular files under the session's working directory. When that
+// directory is not on this machine, a path is kept only if the digest
+// mentions it.
+type paths struct {
+	cwd       string
+	fsys      fs.FS  // the cwd, when it is a directory here
+	mentioned string // the digest's text, when fsys is nil
+}
+
+func newPaths(cwd, digest string) paths {
+	p := paths{cwd: strings.TrimSuffix(cwd, "/"), mentioned: digest}
+	if cwd != "" {
+		if fi, err := os.Stat(cwd); err == nil && fi.IsDir() {
+			p.fsys = os.DirFS(cwd)
+		}
+	}
+	return p
+}
+
+// clean returns raw relative to the cwd, slash-separated, or "" when it
+// is not a file worth anchoring to.
+func (ps paths) clean(raw string) string {
+	p := strings.Trim(strings.TrimSpace(raw), "`'\"")
+	dir := strings.HasSuffix(p, "/")
+	if p == "" || utf8.RuneCountInString(p) > maxPathLen || strings.ContainsAny(p, "\n\x00") {
+		return ""
+	}
+	if strings.HasPrefix(p, "/") {
+		rest, ok := strings.CutPrefix(p, ps.cwd+"/")
+		if ps.cwd == "" || !ok {
+			return ""
+		}
+		p = rest
+	}
+	p = path.Clean(strings.TrimPrefix(p, "./"))
+	if !fs.ValidPath(p) || p == "." {
+		return ""
+	}
+	if ps.fsys != nil {
+		fi, err := fs.Stat(ps.fsys, p)
+		if err != nil || !fi.Mode().IsRegular() {
+			return ""
+		}
+		return p
+	}
+	if dir || !fileLike(p) || !strings.Contains(ps.mentioned, p) {
+		return ""
+	}
+	return p
+}
+
+// fileLike reports whether a path looks like a file rather than a
+// folder, for when the folder cannot be looked at: it has an extension
+// or is a well-known file without one.
+func fileLike(p string) bool {
+	base := path.Base(p)
+	if path.Ext(base) != "" && !strings.HasPrefix(base, ".") || strings.HasPrefix(base, ".") && len(base) > 1 {
+		return true
+	}
+	switch base {
+	case "Makefile", "Dockerfile", "Justfile", "Procfile", "Gemfile", "Rakefile", "LICENSE", "Containerfile", "Vagrantfile":
+		return true
+	}
+	return false
+}
+
+// parseReply validates a model's reply and returns its candidates, or the
+// problems found, every one of them. A reply is a JSON array of objects
+// with the keys of [wireKeys]; one Markdown code fence around it is
+// tolerated. Enum values are compared without regard to case and space;
+// a name that is not a valid slug is dropped (the caller slugs the
+// description); paths that are not files under the cwd are dropped.
+// Neither of those is a problem worth a repair request.
+func parseReply(raw string, ps paths) ([]Candidate, []string) {
+	body := unfence(raw)
+	if body == "" {
+		return nil, []string{"the reply is empty: reply [] when nothing durable happened"}
+	}
+	var items []json.RawMessage
+	dec := json.NewDecoder(strings.NewReader(body))
+	if err := dec.Decode(&items); err != nil {
+		return nil, []string{"the reply is not a JSON array: " + jsonProblem(err)}
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, []string{"the reply has text after the JSON array"}
+	}
+	if len(items) > maxCandidates {
+		return nil, []string{fmt.Sprintf("the reply has %d items, at most %d: keep the most useful", len(items), maxCandidates)}
+	}
+	var out []Candidate
+	var problems []string
+	names := map[string]int{}
+	for i, item := range items {
+		c, probs := parseItem(item, ps)
+		for _, p := range probs {
+			problems = append(problems, fmt.Sprintf("[%d]%s", i, p))
+		}
+		if len(probs) > 0 {
+			continue
+		}
+		if j, dup := names[c.Name]; dup && c.Name != "" {
+			problems = append(problems, fmt.Sprintf("[%d].name: %q is also the name of item %d", i, c.Name, j))
+			continue
+		}
+		names[c.Name] = i
+		out = append(out, c)
+	}
+	if len(problems) > 0 {
+		return nil, problems
+	}
+	return out, nil
+}
+
+// unfence trims raw and removes one Markdown code fence around it.
+func unfence(raw string) string {
+	s := strings.TrimSpace(raw)
+	if !strings.HasPrefix(s, "```") {
+		return s
+	}
+	first, rest, ok := strings.Cut(s, "\n")
+	if !ok || strings.ContainsAny(strings.TrimPrefix(first, "```"), " {[") {
+		return s
+	}
+	rest = strings.TrimSpace(rest)
+	body, found := strings.CutSuffix(rest, "```")
+	if !found {
+		return s
+	}
+	return strings.TrimSpace(body)
+}
+
+func jsonProblem(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("%v (at byte %d)", se, se.Offset)
+	case errors.As(err, &te):
+		return "found a JSON " + te.Value + " where an array belongs"
+	}
+	return err.Error()
+}
+
+// parseItem validates one item; each problem starts with ".field: " or
+// ": " for the item as a whole.
+func parseItem(raw json.RawMessage, ps paths) (Candidate, []string) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return Candidate{}, []string{": is not a JSON object"}
+	}
+	var c Candidate
+	var problems []string
+	bad := func(field, format string, args ...any) {
+		problems = append(problems, "."+field+": "+fmt.Sprintf(format, args...))
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !slices.Contains(wireKeys, k) {
+			bad(k, "unknown key; the keys are %s", strings.Join(wireKeys, ", "))
+		}
+	}
+	str := func(field string, required bool) string {
+		v, ok := obj[field]
+		if !ok || isNull(v) {
+			if required {
+				bad(field, "missing")
+			}
+			return ""
+		}
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			bad(field, "must be a string")
+			return ""
+		}
+		s = strings.TrimSpace(s)
+		if required && s == "" {
+			bad(field, "is empty")
+		}
+		return s
+	}
+
+	c.Name = strings.ToLower(str("name", false))
+	if !memory.ValidName(c.Name) {
+		c.Name = ""
+	}
+	c.Description = str("description", true)
+	switch n := utf8.RuneCountInString(c.Description); {
+	case strings.ContainsAny(c.Description, "\r\n"):
+		bad("description", "must be one line")
+	case n > memory.MaxDescriptionLen:
+		bad("description", "is %d characters, at most %d", n, memory.MaxDescriptionLen)
+	}
+	c.Fact = str("fact", true)
+	if n := utf8.RuneCountInString(c.Fact); n > maxFactLen {
+		bad("fact", "is %d characters, at most %d: one fact in a few sentences", n, maxFactLen)
+	}
+	c.Why = str("why", false)
+	if n := utf8.RuneCountInString(c.Why); n > maxWhyLen {
+		bad("why", "is %d characters, at most %d", n, maxWhyLen)
+	}
+	if t := memory.Type(strings.ToLower(str("type", true))); t != "" {
+		if !t.Valid() {
+			bad("type", "%q is not one of user, feedback, project, reference", t)
+		}
+		c.Type = t
+	}
+	if cat := strings.ToLower(str("category", true)); cat != "" {
+		if !slices.Contains(Categories, cat) {
+			bad("category", "%q is not one of %s", cat, strings.Join(Categories, ", "))
+		}
+		c.Category = cat
+	}
+	c.Confidence = parseConfidence(obj["confidence"], bad)
+	c.Files = parseFiles(obj["files"], ps, bad)
+	if v, ok := obj["from_tool_output"]; ok && !isNull(v) {
+		if json.Unmarshal(v, &c.FromToolOutput) != nil {
+			bad("from_tool_output", "must be true or false")
+		}
+	}
+	return c, problems
+}
+
+func parseConfidence(v json.RawMessage, bad func(string, string, ...any)) float64 {
+	if v == nil || isNull(v) {
+		bad("confidence", "missing")
+		return 0
+	}
+	var f float64
+	if json.Unmarshal(v, &f) != nil {
+		bad("confidence", "must be a number from 0 to 1")
+		return 0
+	}
+	if math.IsNaN(f) || f < 0 || f > 1 {
+		bad("confidence", "%v is not from 0 to 1", f)
+	}
+	return f
+}
+
+func parseFiles(v json.RawMessage, ps paths, bad func(string, string, ...any)) []string {
+	if v == nil || isNull(v) {
+		return nil
+	}
+	var raw []string
+	if json.Unmarshal(v, &raw) != nil {
+		bad("files", "must be an array of strings")
+		return nil
+	}
+	if len(raw) > maxFiles {
+		bad("files", "has %d paths, at most %d", len(raw), maxFiles)
+		return nil
+	}
+	var out []string
+	for _, p := range raw {
+		if p = ps.clean(p); p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func isNull(v json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(v), []byte("null")) }
