@@ -88,6 +88,7 @@ MEMORY.md index.`,
 		newVerifyCmd(f),
 		newGCCmd(f),
 		newStatsCmd(f),
+		newMCPCmd(f),
 	)
 	return root
 }

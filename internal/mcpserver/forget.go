@@ -1,0 +1,164 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mnemo-dev/mnemo/internal/atomicfile"
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+// ForgottenDir is the folder of a state folder where forgotten memories go.
+const ForgottenDir = "forgotten"
+
+type forgetInput struct {
+	Name         string `json:"name" jsonschema:"the memory to forget"`
+	Reason       string `json:"reason" jsonschema:"why it no longer holds; recorded with it for the person who reviews"`
+	SupersededBy string `json:"superseded_by,omitempty" jsonschema:"the memory that replaces it: the old one is then kept, marked superseded, instead of moved out"`
+}
+
+type forgetOutput struct {
+	Name    string `json:"name"`
+	Vault   string `json:"vault"`
+	Action  string `json:"action"` // moved_out or superseded
+	MovedTo string `json:"moved_to,omitempty"`
+	Message string `json:"message"`
+}
+
+const forgetDescription = `Forget a memory that turned out wrong or no longer holds, giving the reason. Nothing is destroyed: the memory file moves out of the vault into mnemo's state folder (forgotten/), with the reason recorded, so a person can restore it; it leaves MEMORY.md and recall at once. With superseded_by (the memory that replaces it) it stays in the vault instead, marked superseded and ranked low. To correct a memory rather than drop it, use update.`
+
+func (s *Server) addForget() {
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:         "forget",
+		Description:  forgetDescription,
+		Annotations:  writes("Forget a memory", true, true),
+		InputSchema:  schemaFor[forgetInput](nil),
+		OutputSchema: schemaFor[forgetOutput](nil),
+	}, s.forget)
+}
+
+func (s *Server) forget(ctx context.Context, _ *mcp.CallToolRequest, in forgetInput) (*mcp.CallToolResult, forgetOutput, error) {
+	reason := strings.Join(strings.Fields(in.Reason), " ")
+	if reason == "" {
+		return nil, forgetOutput{}, errors.New("forget needs a reason: it is recorded for the person who reviews what was forgotten")
+	}
+	f, err := s.find(in.Name)
+	if err != nil {
+		return nil, forgetOutput{}, err
+	}
+	out := forgetOutput{Name: f.m.Name, Vault: f.where}
+	if in.SupersededBy != "" {
+		by, err := s.find(in.SupersededBy)
+		if err != nil {
+			return nil, out, fmt.Errorf("superseded_by: %w", err)
+		}
+		if by.m.Name == f.m.Name {
+			return nil, out, errors.New("superseded_by names the memory itself")
+		}
+		if err := s.supersede(ctx, f, by.m.Name, reason); err != nil {
+			return nil, out, err
+		}
+		out.Action = "superseded"
+		out.Message = fmt.Sprintf("marked %s superseded by %s: it stays in the %s vault, ranked low, out of MEMORY.md", f.m.Name, by.m.Name, f.where)
+	} else {
+		dest, err := s.moveOut(ctx, f, reason, "mcp forget")
+		if err != nil {
+			return nil, out, err
+		}
+		out.Action, out.MovedTo = "moved_out", dest
+		out.Message = fmt.Sprintf("forgot %s: moved out of the %s vault to %s (a person can move it back)", f.m.Name, f.where, dest)
+	}
+	s.synced(ctx)
+	return text("%s", out.Message), out, nil
+}
+
+// supersede marks a memory superseded by another, keeping it in its vault.
+func (s *Server) supersede(ctx context.Context, f found, by, reason string) error {
+	m := f.m
+	m.Status, m.SupersededBy, m.Updated = memory.StatusSuperseded, by, s.cfg.Now()
+	m.Why = strings.TrimSpace(m.Why + " Superseded by " + by + ": " + reason)
+	if err := f.v.Write(ctx, m, true); err != nil {
+		return err
+	}
+	s.cfg.Log.Info("forget: superseded", "name", m.Name, "vault", f.where, "by", by, "reason", reason)
+	return nil
+}
+
+// A forgotten record is one line of forgotten.jsonl: what was forgotten,
+// when, why, and where its file went.
+type forgotten struct {
+	Name   string    `json:"name"`
+	Vault  string    `json:"vault"`
+	Reason string    `json:"reason"`
+	At     time.Time `json:"at"`
+	File   string    `json:"file"`
+	Source string    `json:"source"` // "mcp forget", "mcp memory delete"
+}
+
+// moveOut moves a memory file out of its vault into the state folder's
+// forgotten/ and records why and by what (source), holding the vault's
+// lock; it returns where the file went. The file's bytes are kept exactly.
+func (s *Server) moveOut(ctx context.Context, f found, reason, source string) (string, error) {
+	unlock, err := f.v.Lock(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	name := f.m.Name
+	data, err := f.v.ReadFile(name + ".md")
+	if err != nil {
+		return "", err
+	}
+	state := s.cfg.StateDir
+	if f.where == "user" {
+		state = s.cfg.UserStateDir
+	}
+	now := s.cfg.Now().UTC()
+	dir := filepath.Join(state, ForgottenDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("mcpserver: forget %s: %w", name, err)
+	}
+	dest := filepath.Join(dir, name+"."+now.Format("20060102T150405Z")+".md")
+	if err := atomicfile.WriteFile(dest, data, 0o644); err != nil {
+		return "", fmt.Errorf("mcpserver: forget %s: keep a copy: %w", name, err)
+	}
+	rec := forgotten{Name: name, Vault: f.where, Reason: reason, At: now, File: dest, Source: source}
+	if err := s.record(filepath.Join(state, "forgotten.jsonl"), rec); err != nil {
+		return "", fmt.Errorf("mcpserver: forget %s: %w", name, err)
+	}
+	if err := f.v.RemoveLocked(name); err != nil {
+		return "", err
+	}
+	if err := f.v.ReindexLocked(); err != nil {
+		return "", err
+	}
+	s.cfg.Log.Info("forget: moved out of the vault", "name", name, "vault", f.where, "to", dest, "reason", reason, "by", source)
+	return dest, nil
+}
+
+// record appends one line to a JSON-lines file.
+func (s *Server) record(path string, v any) error {
+	line, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	s.forgetMu.Lock()
+	defer s.forgetMu.Unlock()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(line, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,110 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mnemo-dev/mnemo/internal/mcpserver"
+)
+
+// TestHandshake checks what Claude Code sees on connecting: the server's
+// name and instructions within 2 KB, and each tool with a description
+// within 2 KB, its annotations, an input schema naming the aliases models
+// use, and an output schema (except the memory tool, which answers text).
+func TestHandshake(t *testing.T) {
+	f := newFixture(t, nil)
+	init := f.session.InitializeResult()
+	if init.ServerInfo.Name != mcpserver.Name {
+		t.Errorf("server name = %q, want %q", init.ServerInfo.Name, mcpserver.Name)
+	}
+	if n := len(init.Instructions); n == 0 || n > mcpserver.MaxTextBytes {
+		t.Errorf("instructions are %d bytes, want 1 to %d", n, mcpserver.MaxTextBytes)
+	}
+	for _, want := range []string{"recall", "remember", "dated claim"} {
+		if !strings.Contains(init.Instructions, want) {
+			t.Errorf("instructions do not mention %q", want)
+		}
+	}
+	if init.Capabilities.Tools == nil || init.Capabilities.Resources == nil {
+		t.Errorf("capabilities = %+v, want tools and resources", init.Capabilities)
+	}
+
+	res, err := f.session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := map[string]*mcp.Tool{}
+	for _, tool := range res.Tools {
+		tools[tool.Name] = tool
+	}
+	tests := []struct {
+		name                              string
+		readOnly, destructive, idempotent bool
+		aliases                           []string
+	}{
+		{"recall", true, false, true, []string{"query", "q", "text", "limit", "k", "top_k", "files", "types", "min_confidence", "budget_tokens", "cursor"}},
+		{"remember", false, false, false, []string{"description", "fact", "content", "body", "type", "name", "files", "why", "confidence", "force"}},
+		{"update", false, true, true, []string{"name", "fact", "content", "body"}},
+		{"forget", false, true, true, []string{"name", "reason", "superseded_by"}},
+		{"get", true, false, true, []string{"name"}},
+		{"list", true, false, true, []string{"type", "status", "cursor"}},
+		{"verify", true, false, true, []string{"name"}},
+		{"memory", false, true, false, []string{"command", "path", "view_range", "file_text", "old_str", "new_str", "insert_line", "insert_text", "old_path", "new_path"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tool := tools[tt.name]
+			if tool == nil {
+				t.Fatalf("tools/list has no %s", tt.name)
+			}
+			if n := len(tool.Description); n == 0 || n > mcpserver.MaxTextBytes {
+				t.Errorf("description is %d bytes, want 1 to %d", n, mcpserver.MaxTextBytes)
+			}
+			a := tool.Annotations
+			if a == nil {
+				t.Fatal("no annotations")
+			}
+			destructive := a.DestructiveHint == nil || *a.DestructiveHint
+			if a.ReadOnlyHint != tt.readOnly || (!tt.readOnly && destructive != tt.destructive) || a.IdempotentHint != tt.idempotent {
+				t.Errorf("annotations = read-only %v, destructive %v, idempotent %v; want %v, %v, %v",
+					a.ReadOnlyHint, destructive, a.IdempotentHint, tt.readOnly, tt.destructive, tt.idempotent)
+			}
+			if a.OpenWorldHint == nil || *a.OpenWorldHint {
+				t.Errorf("openWorldHint = %v, want false", a.OpenWorldHint)
+			}
+			props := schemaProps(t, tool.InputSchema)
+			for _, p := range tt.aliases {
+				if !slices.Contains(props, p) {
+					t.Errorf("input schema lacks %q; has %v", p, props)
+				}
+			}
+			if (tool.OutputSchema == nil) != (tt.name == "memory") {
+				t.Errorf("output schema = %v; want one for every tool but memory", tool.OutputSchema)
+			}
+		})
+	}
+	if len(tools) != len(tests) {
+		t.Errorf("tools/list has %d tools, want %d", len(tools), len(tests))
+	}
+}
+
+func schemaProps(t *testing.T, schema any) []string {
+	t.Helper()
+	data, _ := json.Marshal(schema)
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for k := range s.Properties {
+		out = append(out, k)
+	}
+	return out
+}

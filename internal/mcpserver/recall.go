@@ -1,0 +1,246 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/recall"
+	"github.com/mnemo-dev/mnemo/internal/staleness"
+)
+
+// Recall's defaults and bounds.
+const (
+	recallLimit         = 5
+	recallMaxLimit      = 50
+	recallMinConfidence = 0.6
+	recallBudget        = 3000 // tokens, when the call names none
+	recallMaxBudget     = maxResultChars/4 - 1000
+)
+
+type recallInput struct {
+	Query         string   `json:"query,omitempty" jsonschema:"what to recall: keywords, a question, identifiers or an error message"`
+	Q             string   `json:"q,omitempty" jsonschema:"same as query"`
+	Text          string   `json:"text,omitempty" jsonschema:"same as query"`
+	Files         []string `json:"files,omitempty" jsonschema:"files the question is about, relative to the repository root; memories anchored to them rank higher"`
+	Types         []string `json:"types,omitempty" jsonschema:"only memories of these types"`
+	Type          string   `json:"type,omitempty" jsonschema:"same as types, for one type"`
+	Limit         int      `json:"limit,omitempty" jsonschema:"at most this many memories (default 5)"`
+	K             int      `json:"k,omitempty" jsonschema:"same as limit"`
+	TopK          int      `json:"top_k,omitempty" jsonschema:"same as limit"`
+	MinConfidence *float64 `json:"min_confidence,omitempty" jsonschema:"leave out memories less confident than this (default 0.6)"`
+	BudgetTokens  int      `json:"budget_tokens,omitempty" jsonschema:"fit the answer in about this many tokens: whole memories first, then description lines only (default 3000)"`
+	Cursor        string   `json:"cursor,omitempty" jsonschema:"the next_cursor of a previous answer, for the results after it"`
+}
+
+// A recalled memory, as recall hands it to the model.
+type recalled struct {
+	Name         string   `json:"name"`
+	Vault        string   `json:"vault"`
+	Type         string   `json:"type"`
+	Description  string   `json:"description"`
+	Body         string   `json:"body,omitempty"`
+	BodyOmitted  bool     `json:"body_omitted,omitempty"`
+	Score        float64  `json:"score"`
+	Confidence   float64  `json:"confidence"`
+	Written      string   `json:"written,omitempty"`
+	Files        []string `json:"files,omitempty"`
+	Why          string   `json:"why"`
+	Stale        []string `json:"stale,omitempty"`
+	Status       string   `json:"status,omitempty"`
+	SupersededBy string   `json:"superseded_by,omitempty"`
+}
+
+type recallOutput struct {
+	Memories   []recalled `json:"memories"`
+	NextCursor string     `json:"next_cursor,omitempty"`
+	Note       string     `json:"note"`
+}
+
+const recallDescription = `Recall the memories relevant to a question: decisions and their reasons, conventions, the user's corrections, dead ends already explored. Use it before working on a topic or file the memory index mentions, when the user refers to earlier work, or before re-investigating something.
+
+Pass a few keywords (query) and, when the question is about code, the files involved (files): memories anchored to those files rank higher. Each result has its body, score, why it matched, when it was written, and "stale" reasons when the files it describes changed since. A memory is a dated claim: check it against the code before acting on it. Superseded memories are marked and ranked low. Results are cut to budget_tokens; next_cursor pages on. get reads one memory whole.`
+
+func (s *Server) addRecall() {
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        "recall",
+		Description: recallDescription,
+		Annotations: readOnly("Recall memories"),
+		InputSchema: schemaFor[recallInput](func(sc *jsonschema.Schema) {
+			enum(sc, "types", typeNames...)
+			enum(sc, "type", typeNames...)
+			bounds(sc, "limit", 1, recallMaxLimit)
+			bounds(sc, "min_confidence", 0, 1)
+		}),
+		OutputSchema: schemaFor[recallOutput](nil),
+	}, s.recall)
+}
+
+var typeNames = []string{"user", "feedback", "project", "reference"}
+
+func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in recallInput) (*mcp.CallToolResult, recallOutput, error) {
+	out := recallOutput{Memories: []recalled{}, Note: staleNote}
+	q, err := s.recallQuery(in)
+	if err != nil {
+		return nil, out, err
+	}
+	start, err := offset(in.Cursor)
+	if err != nil {
+		return nil, out, err
+	}
+	limit := min(max(pickInt(in.Limit, in.K, in.TopK), 0), recallMaxLimit)
+	if limit == 0 {
+		limit = recallLimit
+	}
+	minConf := recallMinConfidence
+	if in.MinConfidence != nil {
+		minConf = *in.MinConfidence
+	}
+	db, err := s.index(ctx)
+	if err != nil {
+		return nil, out, err
+	}
+	q.Limit = 2*(start+limit) + 10 // room for the confidence filter, and to know whether more follow
+	results, err := recall.New(db, recall.DefaultConfig()).Recall(ctx, q)
+	if err != nil {
+		return nil, out, err
+	}
+	var kept []recall.Result
+	for _, r := range results {
+		if r.Confidence >= minConf {
+			kept = append(kept, r)
+		}
+	}
+	page := kept[min(start, len(kept)):min(start+limit, len(kept))]
+	if start+limit < len(kept) {
+		out.NextCursor = cursorAt(start + limit)
+	}
+	budget := in.BudgetTokens
+	if budget <= 0 {
+		budget = recallBudget
+	}
+	packed := recall.Pack(page, min(budget, recallMaxBudget))
+	keys := make([]index.Key, 0, len(packed))
+	for _, p := range packed {
+		out.Memories = append(out.Memories, s.recalledOf(p))
+		keys = append(keys, p.Key)
+	}
+	if err := db.RecordRecall(ctx, s.cfg.Now(), keys...); err != nil {
+		s.cfg.Log.Warn("recall statistics", "err", err)
+	}
+	return text("%s", recallText(q.Text, out)), out, nil
+}
+
+// recallQuery reads the query, files and types of a call.
+func (s *Server) recallQuery(in recallInput) (recall.Query, error) {
+	q := recall.Query{Text: pick(in.Query, in.Q, in.Text), Now: s.cfg.Now()}
+	for _, f := range in.Files {
+		if f = strings.TrimSpace(f); f != "" {
+			q.Files = append(q.Files, s.repoPath(f))
+		}
+	}
+	if strings.TrimSpace(q.Text) == "" && len(q.Files) == 0 {
+		return q, errors.New("recall needs a query (query, q or text), files, or both")
+	}
+	types := in.Types
+	if in.Type != "" {
+		types = append(types, in.Type)
+	}
+	for _, t := range types {
+		if !memory.Type(t).Valid() {
+			return q, fmt.Errorf("type %q is not one of user, feedback, project, reference", t)
+		}
+		q.Types = append(q.Types, memory.Type(t))
+	}
+	return q, nil
+}
+
+// repoPath makes a path relative to the repository root, slash-separated,
+// as anchors record them.
+func (s *Server) repoPath(p string) string {
+	if filepath.IsAbs(p) && s.cfg.Root != "" {
+		if r, err := filepath.Rel(s.cfg.Root, p); err == nil && filepath.IsLocal(r) {
+			p = r
+		}
+	}
+	return filepath.ToSlash(filepath.Clean(p))
+}
+
+// recalledOf turns a packed result into what the model reads.
+func (s *Server) recalledOf(p recall.Packed) recalled {
+	r := recalled{
+		Name: p.Name, Vault: p.Source, Type: string(p.Type), Description: p.Description,
+		Score: round(p.Score), Confidence: p.Confidence, Files: p.Files, Why: whyText(p.Why),
+	}
+	if p.Full {
+		r.Body = strings.TrimSpace(p.Body)
+	} else {
+		r.BodyOmitted = true
+	}
+	if !p.Updated.IsZero() {
+		r.Written = p.Updated.UTC().Format("2006-01-02")
+	}
+	if p.Status == memory.StatusSuperseded {
+		r.Status, r.SupersededBy = string(p.Status), p.SupersededBy
+	}
+	if len(p.Files) > 0 && s.cfg.Root != "" {
+		if m, err := s.vaultOf(p.Source).Load(p.Name); err == nil {
+			r.Stale = staleness.Changed(s.cfg.Root, m)
+		}
+	}
+	return r
+}
+
+func round(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
+
+// whyText says in one line why a memory ranked where it did.
+func whyText(w recall.Why) string {
+	var parts []string
+	if len(w.Terms) > 0 {
+		parts = append(parts, "matches "+strings.Join(w.Terms, ", "))
+	}
+	for _, p := range w.Relevance {
+		parts = append(parts, p.Name+" "+p.Detail)
+	}
+	for _, b := range w.Boosts {
+		parts = append(parts, fmt.Sprintf("%s ×%.2f", b.Name, b.Value))
+	}
+	if w.Suspect != "" {
+		parts = append(parts, "suspect: "+w.Suspect)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// recallText renders an answer for clients that show text.
+func recallText(query string, out recallOutput) string {
+	var b strings.Builder
+	if len(out.Memories) == 0 {
+		fmt.Fprintf(&b, "No memory matches %q.\n", query)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%d memories. %s\n", len(out.Memories), staleNote)
+	for _, m := range out.Memories {
+		fmt.Fprintf(&b, "\n## %s (%s %s, written %s, confidence %g)\n%s\n", m.Name, m.Vault, m.Type, m.Written, m.Confidence, m.Description)
+		if m.Body != "" {
+			b.WriteString(m.Body + "\n")
+		}
+		if m.Status != "" {
+			fmt.Fprintf(&b, "superseded by %s\n", m.SupersededBy)
+		}
+		for _, st := range m.Stale {
+			fmt.Fprintf(&b, "stale: %s\n", st)
+		}
+		fmt.Fprintf(&b, "why: %s\n", m.Why)
+	}
+	if out.NextCursor != "" {
+		fmt.Fprintf(&b, "\nMore results: call recall again with cursor %q.\n", out.NextCursor)
+	}
+	return b.String()
+}

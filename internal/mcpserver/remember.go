@@ -1,0 +1,170 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mnemo-dev/mnemo/internal/consolidate"
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+// agentConfidence is the confidence of a fact the agent remembers without
+// giving one: it chose to remember it, as with Claude Code's own auto
+// memory, so it clears the auto-approve bar; a person's word (1) is surer.
+const agentConfidence = 0.9
+
+type rememberInput struct {
+	Description string   `json:"description,omitempty" jsonschema:"one line, at most 150 characters, saying what the memory helps with: it is the recall key"`
+	Fact        string   `json:"fact,omitempty" jsonschema:"the fact: a few sentences with the reason; [[name]] links another memory"`
+	Content     string   `json:"content,omitempty" jsonschema:"same as fact"`
+	Body        string   `json:"body,omitempty" jsonschema:"same as fact"`
+	Type        string   `json:"type,omitempty" jsonschema:"user: who the user is; feedback: a correction or preference; project: a decision, convention or dead end (the default); reference: a pointer to something outside"`
+	Name        string   `json:"name,omitempty" jsonschema:"a slug (lowercase letters, digits, '-') for the file; made from the description when absent"`
+	Files       []string `json:"files,omitempty" jsonschema:"files the fact is about, relative to the repository root: the memory is anchored to their content and marked stale when it changes"`
+	Why         string   `json:"why,omitempty" jsonschema:"what happened that makes this worth remembering"`
+	Confidence  *float64 `json:"confidence,omitempty" jsonschema:"0 to 1 (default 0.9); below 0.85 the fact goes to the review inbox instead of the vault"`
+	Force       bool     `json:"force,omitempty" jsonschema:"write it as a new memory even when it resembles an existing one"`
+}
+
+type rememberOutput struct {
+	Action     string  `json:"action"` // added, drafted, updated, not_written
+	Name       string  `json:"name"`
+	Where      string  `json:"where"` // project, user, inbox; empty when not written
+	Existing   string  `json:"existing,omitempty"`
+	Similarity float64 `json:"similarity,omitempty"`
+	Message    string  `json:"message"`
+}
+
+const rememberDescription = `Remember one durable fact for later sessions: a correction or preference of the user, a decision and its reason, a dead end and why, a convention that was not obvious. One fact per call; do not store what the code or git history already says, secrets, or anything that only matters today.
+
+The fact is written as an active memory, with provenance (source: agent), absolute dates and anchors to the files given, unless confidence is below 0.85: then it waits in the review inbox. When an existing memory already says it, that memory is updated instead ("updated existing X"). When it resembles one it may contradict, nothing is written ("similar to X, not written (pass force)"): update or forget X, or pass force if both facts hold.`
+
+func (s *Server) addRemember() {
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        "remember",
+		Description: rememberDescription,
+		Annotations: writes("Remember a fact", false, false),
+		InputSchema: schemaFor[rememberInput](func(sc *jsonschema.Schema) {
+			enum(sc, "type", typeNames...)
+			bounds(sc, "confidence", 0, 1)
+		}),
+		OutputSchema: schemaFor[rememberOutput](nil),
+	}, s.remember)
+}
+
+func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememberInput) (*mcp.CallToolResult, rememberOutput, error) {
+	f, err := s.fact(in)
+	if err != nil {
+		return nil, rememberOutput{}, err
+	}
+	db, err := s.index(ctx)
+	if err != nil {
+		return nil, rememberOutput{}, err
+	}
+	inbox, err := consolidate.OpenInbox(s.cfg.StateDir)
+	if err != nil {
+		return nil, rememberOutput{}, err
+	}
+	c := &consolidate.Consolidator{
+		Project: s.cfg.Project, User: s.cfg.User, Inbox: inbox, Index: db,
+		Root: s.cfg.Root, Cwd: s.cfg.Root, Head: s.cfg.Head(ctx), Now: s.cfg.Now(),
+		AutoApprove: consolidate.DefaultAutoApprove,
+	}
+	var o consolidate.Outcome
+	if in.Force {
+		o, err = c.AddNew(ctx, f)
+	} else if o, err = c.Plan(ctx, f); err == nil && o.Action == consolidate.Contradiction {
+		out := notWritten(o)
+		return text("%s", out.Message), out, nil
+	} else if err == nil && o.Action != consolidate.Rejected {
+		o, err = c.Add(ctx, f)
+	}
+	if err != nil {
+		return nil, rememberOutput{}, err
+	}
+	out := rememberOutcome(o, f.Confidence)
+	if out.Where != "" {
+		s.synced(ctx)
+	}
+	s.cfg.Log.Info("remember", "action", o.Action, "name", o.Name, "where", o.Where, "existing", o.Existing)
+	return text("%s", out.Message), out, nil
+}
+
+// fact reads a remember call into a candidate fact.
+func (s *Server) fact(in rememberInput) (consolidate.Fact, error) {
+	f := consolidate.Fact{
+		Name:        memoryName(in.Name),
+		Description: strings.TrimSpace(in.Description),
+		Body:        strings.TrimSpace(pick(in.Fact, in.Content, in.Body)),
+		Type:        memory.Type(in.Type),
+		Why:         in.Why,
+		Confidence:  agentConfidence,
+		Source:      "agent",
+	}
+	if f.Description == "" && f.Body == "" {
+		return f, errors.New("remember needs the fact (fact, content or body) and a one-line description")
+	}
+	if in.Type != "" && !f.Type.Valid() {
+		return f, fmt.Errorf("type %q is not one of user, feedback, project, reference", in.Type)
+	}
+	if f.Type == "" {
+		f.Type = memory.TypeProject
+	}
+	if f.Name != "" && !memory.ValidName(f.Name) {
+		return f, fmt.Errorf("name %q is not a memory name: use lowercase letters, digits and '-', or leave it out", in.Name)
+	}
+	if in.Confidence != nil {
+		f.Confidence = *in.Confidence
+	}
+	for _, p := range in.Files {
+		if p = strings.TrimSpace(p); p != "" {
+			f.Files = append(f.Files, s.repoPath(p))
+		}
+	}
+	return f, nil
+}
+
+// rememberOutcome says what consolidation did, in the words the model reads.
+func rememberOutcome(o consolidate.Outcome, conf float64) rememberOutput {
+	out := rememberOutput{Name: o.Name, Where: o.Where, Existing: o.Existing, Similarity: round(o.Similarity)}
+	switch o.Action {
+	case consolidate.Added:
+		out.Action = "added"
+		out.Message = fmt.Sprintf("remembered as %s in the %s vault", o.Name, o.Where)
+	case consolidate.Drafted:
+		out.Action = "drafted"
+		out.Message = fmt.Sprintf("drafted %s in the review inbox (confidence %g is below %g): it becomes a memory when a person approves it (mnemo approve %s)",
+			o.Name, conf, consolidate.DefaultAutoApprove, o.Name)
+	case consolidate.Duplicate:
+		out.Action = "updated"
+		out.Message = fmt.Sprintf("updated existing %s: it already says this; its provenance was refreshed", o.Name)
+	case consolidate.Refined:
+		out.Action = "updated"
+		out.Message = fmt.Sprintf("updated existing %s with this statement of the fact", o.Name)
+		if o.Where == "inbox" {
+			out.Message = fmt.Sprintf("updated existing %s, a draft in the review inbox, with this statement of the fact", o.Name)
+		}
+	case consolidate.Contradiction: // written by Add: the memory it contradicts changed since Plan looked
+		out.Action = "drafted"
+		out.Message = fmt.Sprintf("drafted %s in the review inbox: it contradicts %s, which was kept; a person decides between them", o.Name, o.Existing)
+	case consolidate.Rejected:
+		out.Action, out.Where = "not_written", ""
+		out.Message = "not written: a person rejected a draft saying this before"
+	}
+	return out
+}
+
+// notWritten answers a fact that may contradict an existing memory: the
+// agent decides, since consolidation alone must not pick a side.
+func notWritten(o consolidate.Outcome) rememberOutput {
+	return rememberOutput{
+		Action: "not_written", Existing: o.Existing, Similarity: round(o.Similarity),
+		Message: fmt.Sprintf("similar to %s, not written (pass force): it may contradict %s. If %s is out of date, update or forget it; if both facts hold, call remember again with force.",
+			o.Existing, o.Existing, o.Existing),
+	}
+}

@@ -1,0 +1,135 @@
+package mcpserver
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/vault"
+)
+
+// Name is the server's name in the initialize handshake; agents register
+// it under the same name, so Claude Code calls its tools mcp__mnemo__….
+const Name = "mnemo"
+
+// MaxTextBytes is the most a tool description or the server instructions
+// may hold: Claude Code cuts both at 2 KB.
+const MaxTextBytes = 2048
+
+//go:embed instructions.md
+var instructions string
+
+// Config is the world a server works in.
+type Config struct {
+	Project      *vault.Vault // the project vault: /memories, memory://…
+	User         *vault.Vault // the user vault: facts about the user across projects
+	StateDir     string       // the project's state folder: index.db, inbox/, forgotten/
+	UserStateDir string       // the user vault's state folder, for memories forgotten from it
+	Root         string       // the repository root; anchors and file paths are relative to it
+	InGit        bool         // whether Root is a git work tree, for verify
+
+	// Head returns git HEAD, recorded in anchors; nil or "" outside git.
+	Head func(context.Context) string
+	Now  func() time.Time
+	// Log receives what the server does and what failed: stderr and the
+	// state log, never stdout, which carries the protocol.
+	Log     *slog.Logger
+	Version string
+}
+
+// A Server answers one MCP client.
+type Server struct {
+	cfg Config
+	mcp *mcp.Server
+
+	mu       sync.Mutex // guards following
+	db       *index.DB  // opened on first use
+	watch    watcher    // reports changes to the vault folders
+	closed   bool
+
+	forgetMu sync.Mutex // serializes appends to forgotten.jsonl
+	hashes   hashCache  // verify's file hashes, for the server's lifetime
+}
+
+// New returns a server with every tool and resource registered.
+func New(cfg Config) *Server {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Head == nil {
+		cfg.Head = func(context.Context) string { return "" }
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.Version == "" {
+		cfg.Version = "dev"
+	}
+	s := &Server{cfg: cfg}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "mnemo memory", Version: cfg.Version},
+		&mcp.ServerOptions{
+			Instructions: instructions,
+			// Tools, resources; no logging capability: logs go to stderr.
+			Capabilities: &mcp.ServerCapabilities{},
+		})
+	s.addRecall()
+	s.addRemember()
+	s.addUpdate()
+	s.addForget()
+	s.addGet()
+	s.addList()
+	s.addVerify()
+	s.addMemoryTool()
+	s.addResources()
+	return s
+}
+
+// Run serves the client on t until it disconnects or ctx ends, then closes
+// the index. Ending because the client closed the connection is not an error.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	s.cfg.Log.Info("mcp server started", "vault", s.cfg.Project.Dir, "version", s.cfg.Version)
+	err := s.mcp.Run(ctx, t)
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil && !errors.Is(err, mcp.ErrConnectionClosed) && !errors.Is(err, io.EOF) && ctx.Err() == nil {
+		s.cfg.Log.Error("mcp server stopped", "err", err)
+		return fmt.Errorf("mcpserver: %w", err)
+	}
+	s.cfg.Log.Info("mcp server stopped")
+	return nil
+}
+
+// Connect serves one client on t in the background, for tests over an
+// in-memory transport; the session ends when either side closes.
+func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSession, error) {
+	return s.mcp.Connect(ctx, t, nil)
+}
+
+// Close releases the index and the folder watch. The server answers no
+// more calls after it.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	var err error
+	if s.watch != nil {
+		err = s.watch.Close()
+		s.watch = nil
+	}
+	if s.db != nil {
+		if cerr := s.db.Close(); err == nil {
+			err = cerr
+		}
+		s.db = nil
+	}
+	return err
+}

@@ -1,0 +1,270 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mnemo-dev/mnemo/internal/mcpserver"
+	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/project"
+	"github.com/mnemo-dev/mnemo/internal/vault"
+)
+
+// serveEnv, when set, makes the test binary the server: every test talks
+// to a real subprocess over stdio, as Claude Code does.
+const serveEnv = "MNEMO_MCPSERVER_TEST_SERVE"
+
+// now is the clock of every server the tests start.
+var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(serveEnv) != "" {
+		if err := serve(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// serve runs the server on stdio for the project around the working
+// folder, wired as 'mnemo mcp' wires it.
+func serve() error {
+	ctx := context.Background()
+	env := project.Env{Getenv: os.Getenv, Home: os.Getenv("HOME")}
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	p, err := project.Find(ctx, wd, env)
+	if err != nil {
+		return err
+	}
+	pv, err := vault.Open(p.VaultDir(), filepath.Join(p.StateDir(), "vault.lock"))
+	if err != nil {
+		return err
+	}
+	if _, err := vault.Create(env.UserVaultDir()); err != nil {
+		return err
+	}
+	uv, err := vault.Open(env.UserVaultDir(), filepath.Join(env.UserStateDir(), "vault.lock"))
+	if err != nil {
+		return err
+	}
+	s := mcpserver.New(mcpserver.Config{
+		Project: pv, User: uv, StateDir: p.StateDir(), UserStateDir: env.UserStateDir(),
+		Root: p.Root, InGit: p.InGit(), Head: p.Head, Now: func() time.Time { return now },
+	})
+	return s.Run(ctx, &mcp.StdioTransport{})
+}
+
+// A fixture is a git project with a vault, a home folder, and a client
+// connected to a server subprocess working on them.
+type fixture struct {
+	t       *testing.T
+	root    string // the project
+	home    string
+	state   string // the project's state folder
+	cmd     *exec.Cmd
+	session *mcp.ClientSession
+}
+
+// newFixture writes files (relative to the project; .memory/x.md for
+// memories) and starts a server on the project.
+func newFixture(t *testing.T, files map[string]string) *fixture {
+	t.Helper()
+	base := t.TempDir()
+	f := &fixture{t: t, root: filepath.Join(base, "proj"), home: filepath.Join(base, "home")}
+	for _, d := range []string{f.root, f.home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.git("init", "-q")
+	if _, err := vault.Create(filepath.Join(f.root, project.VaultFolder)); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range files {
+		f.write(name, text)
+	}
+	p, err := project.Find(context.Background(), f.root, f.env())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.state = p.StateDir()
+	f.reindex()
+	f.connect()
+	return f
+}
+
+func (f *fixture) env() project.Env {
+	return project.Env{Getenv: func(k string) string {
+		if k == "MNEMO_HOME" {
+			return filepath.Join(f.home, ".mnemo")
+		}
+		return ""
+	}, Home: f.home}
+}
+
+// environ is the server's environment.
+func (f *fixture) environ() []string {
+	return append(os.Environ(), serveEnv+"=1", "HOME="+f.home, "MNEMO_HOME="+filepath.Join(f.home, ".mnemo"),
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t",
+		"GIT_CONFIG_GLOBAL="+filepath.Join(f.home, ".gitconfig"))
+}
+
+func (f *fixture) connect() {
+	f.t.Helper()
+	f.cmd = exec.Command(os.Args[0])
+	f.cmd.Dir, f.cmd.Env = f.root, f.environ()
+	f.cmd.Stderr = testLog{f.t}
+	client := mcp.NewClient(&mcp.Implementation{Name: "mnemo-test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := client.Connect(ctx, &mcp.CommandTransport{Command: f.cmd}, nil)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.session = s
+	f.t.Cleanup(func() { s.Close() })
+}
+
+// testLog sends the server's stderr to the test log.
+type testLog struct{ t *testing.T }
+
+func (l testLog) Write(p []byte) (int, error) {
+	l.t.Logf("server: %s", strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+func (f *fixture) git(args ...string) {
+	f.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env = f.root, f.environ()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		f.t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+func (f *fixture) path(name string) string { return filepath.Join(f.root, filepath.FromSlash(name)) }
+
+func (f *fixture) write(name, text string) {
+	f.t.Helper()
+	p := f.path(name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func (f *fixture) read(name string) string {
+	f.t.Helper()
+	data, err := os.ReadFile(f.path(name))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return string(data)
+}
+
+func (f *fixture) exists(name string) bool {
+	_, err := os.Lstat(f.path(name))
+	return err == nil
+}
+
+// vault opens the project vault as another process (the CLI, a hook) would.
+func (f *fixture) vault() *vault.Vault {
+	f.t.Helper()
+	v, err := vault.Open(f.path(".memory"), filepath.Join(f.state, "vault.lock"))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return v
+}
+
+func (f *fixture) reindex() {
+	f.t.Helper()
+	if err := f.vault().Reindex(context.Background()); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// load parses a memory of the project vault.
+func (f *fixture) load(name string) *memory.Memory {
+	f.t.Helper()
+	m, err := f.vault().Load(name)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return m
+}
+
+// call calls a tool and returns its result, failing on a protocol error.
+func (f *fixture) call(tool string, args any) *mcp.CallToolResult {
+	f.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := f.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		f.t.Fatalf("%s(%v): %v", tool, args, err)
+	}
+	return res
+}
+
+// ok calls a tool that must succeed, decodes its structuredContent into
+// out (when not nil) and returns its text.
+func (f *fixture) ok(tool string, args any, out any) string {
+	f.t.Helper()
+	res := f.call(tool, args)
+	text := textOf(res)
+	if res.IsError {
+		f.t.Fatalf("%s(%v) failed: %s", tool, args, text)
+	}
+	if out != nil {
+		data, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, out); err != nil {
+			f.t.Fatalf("%s(%v) structuredContent %s: %v", tool, args, data, err)
+		}
+	}
+	return text
+}
+
+// fail calls a tool that must fail and returns its error text.
+func (f *fixture) fail(tool string, args any) string {
+	f.t.Helper()
+	res := f.call(tool, args)
+	if !res.IsError {
+		f.t.Fatalf("%s(%v) = %q, want an error", tool, args, textOf(res))
+	}
+	return textOf(res)
+}
+
+func textOf(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// mem renders a memory file with the given header fields and body.
+func mem(name, typ, desc, body string, extra ...string) string {
+	return "---\nname: " + name + "\ndescription: " + desc + "\ntype: " + typ +
+		"\ncreated: 2026-11-01T09:00:00Z\nupdated: 2026-11-01T09:00:00Z\n" + strings.Join(extra, "") + "---\n" + body + "\n"
+}

@@ -1,0 +1,155 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/staleness"
+)
+
+type updateInput struct {
+	Name        string   `json:"name" jsonschema:"the memory to change"`
+	Description string   `json:"description,omitempty" jsonschema:"a new one-line description (the recall key)"`
+	Fact        string   `json:"fact,omitempty" jsonschema:"the new body: it replaces the old one whole"`
+	Content     string   `json:"content,omitempty" jsonschema:"same as fact"`
+	Body        string   `json:"body,omitempty" jsonschema:"same as fact"`
+	Type        string   `json:"type,omitempty" jsonschema:"a new type: user, feedback, project or reference"`
+	Files       []string `json:"files,omitempty" jsonschema:"anchor the memory to these files (relative to the repository root) as they are now"`
+	Why         string   `json:"why,omitempty" jsonschema:"why it changed, recorded as its provenance"`
+	Confidence  *float64 `json:"confidence,omitempty" jsonschema:"a new confidence, 0 to 1"`
+	Tags        []string `json:"tags,omitempty" jsonschema:"the memory's tags, replacing the old ones"`
+}
+
+type updateOutput struct {
+	Name    string   `json:"name"`
+	Vault   string   `json:"vault"`
+	Changed []string `json:"changed"`
+	Message string   `json:"message"`
+}
+
+const updateDescription = `Change an existing memory in place: its description, its body (fact replaces the old body whole), type, confidence, tags, or the files it is anchored to. Use it when a recalled memory turned out incomplete or out of date, or when remember answered "similar to X". Relative dates become absolute; when the text changes, the memory is re-anchored to the current content of the files it names, so it is no longer stale. Every other header key and the file's name stay as they are.`
+
+func (s *Server) addUpdate() {
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:        "update",
+		Description: updateDescription,
+		Annotations: writes("Update a memory", true, true),
+		InputSchema: schemaFor[updateInput](func(sc *jsonschema.Schema) {
+			enum(sc, "type", typeNames...)
+			bounds(sc, "confidence", 0, 1)
+		}),
+		OutputSchema: schemaFor[updateOutput](nil),
+	}, s.update)
+}
+
+func (s *Server) update(ctx context.Context, _ *mcp.CallToolRequest, in updateInput) (*mcp.CallToolResult, updateOutput, error) {
+	f, err := s.find(in.Name)
+	if err != nil {
+		return nil, updateOutput{}, err
+	}
+	m, now := f.m, s.cfg.Now()
+	changed, err := s.applyUpdate(ctx, m, in)
+	if err != nil {
+		return nil, updateOutput{}, err
+	}
+	out := updateOutput{Name: m.Name, Vault: f.where, Changed: changed}
+	if len(changed) == 0 {
+		return nil, out, errors.New("nothing to change: pass description, fact, type, files, why, confidence or tags")
+	}
+	m.Updated = now
+	if err := f.v.Write(ctx, m, true); err != nil {
+		return nil, out, err
+	}
+	s.synced(ctx)
+	out.Message = fmt.Sprintf("updated %s (%s)", m.Name, strings.Join(changed, ", "))
+	s.cfg.Log.Info("update", "name", m.Name, "vault", f.where, "changed", changed)
+	return text("%s", out.Message), out, nil
+}
+
+// applyUpdate changes m as the call asks and returns the fields it changed.
+func (s *Server) applyUpdate(ctx context.Context, m *memory.Memory, in updateInput) ([]string, error) {
+	now := s.cfg.Now()
+	var changed []string
+	set := func(field string, ok bool) {
+		if ok {
+			changed = append(changed, field)
+		}
+	}
+	if d := strings.Join(strings.Fields(in.Description), " "); d != "" {
+		if n := utf8.RuneCountInString(d); n > memory.MaxDescriptionLen {
+			return nil, fmt.Errorf("description is %d characters, at most %d: say what the memory helps with, in one line", n, memory.MaxDescriptionLen)
+		}
+		d = memory.AbsoluteDates(d, now)
+		set("description", d != m.Description)
+		m.Description = d
+	}
+	if body := strings.TrimSpace(pick(in.Fact, in.Content, in.Body)); body != "" {
+		body = memory.AbsoluteDates(body, now) + "\n"
+		set("body", body != m.Body)
+		m.Body = body
+	}
+	if in.Type != "" {
+		if !memory.Type(in.Type).Valid() {
+			return nil, fmt.Errorf("type %q is not one of user, feedback, project, reference", in.Type)
+		}
+		set("type", memory.Type(in.Type) != m.Type)
+		m.Type = memory.Type(in.Type)
+	}
+	if in.Why != "" {
+		set("why", in.Why != m.Why)
+		m.Why = strings.TrimSpace(in.Why)
+	}
+	if in.Confidence != nil {
+		set("confidence", *in.Confidence != m.Confidence)
+		m.Confidence = *in.Confidence
+	}
+	if in.Tags != nil {
+		changed = append(changed, "tags")
+		m.Tags = in.Tags
+	}
+	if len(in.Files) > 0 || len(changed) > 0 {
+		if err := s.reanchor(ctx, m, in.Files); err != nil {
+			return nil, err
+		}
+		if len(in.Files) > 0 {
+			changed = append(changed, "anchors")
+		}
+	}
+	return changed, nil
+}
+
+// reanchor anchors m to files, or when none are given to the files it was
+// anchored to that still exist: an updated memory describes them as they
+// are now.
+func (s *Server) reanchor(ctx context.Context, m *memory.Memory, files []string) error {
+	if s.cfg.Root == "" {
+		return nil
+	}
+	var paths []string
+	for _, f := range files {
+		paths = append(paths, s.repoPath(f))
+	}
+	if len(files) == 0 {
+		var old []string
+		for _, a := range m.Anchors.Files {
+			old = append(old, a.Path)
+		}
+		paths = staleness.ExistingPaths(s.cfg.Root, old)
+		if len(paths) == 0 {
+			return nil
+		}
+	}
+	a, err := staleness.Anchor(s.cfg.Root, s.cfg.Root, s.cfg.Head(ctx), paths)
+	if err != nil {
+		return err
+	}
+	m.Anchors = a
+	return nil
+}

@@ -1,0 +1,172 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mnemo-dev/mnemo/internal/staleness"
+	"github.com/mnemo-dev/mnemo/internal/vault"
+)
+
+// verifyShown bounds the suspect memories one verify answer lists.
+const verifyShown = 50
+
+type verifyInput struct {
+	Name   string `json:"name,omitempty" jsonschema:"the memory to check; without it, every memory is checked and the suspect ones listed"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"the next_cursor of a previous answer, for more suspect memories"`
+}
+
+type verdict struct {
+	Name    string            `json:"name"`
+	Vault   string            `json:"vault"`
+	State   string            `json:"state"` // fresh, suspect, unverifiable
+	Reasons []string          `json:"reasons,omitempty"`
+	Renames map[string]string `json:"renames,omitempty"`
+}
+
+type verifyOutput struct {
+	Checked      int       `json:"checked"`
+	Fresh        int       `json:"fresh"`
+	Suspect      int       `json:"suspect"`
+	Unverifiable int       `json:"unverifiable"`
+	Results      []verdict `json:"results"`
+	NextCursor   string    `json:"next_cursor,omitempty"`
+}
+
+const verifyDescription = `Check whether memories still match the code: the files a memory is anchored to are re-hashed, renames are followed through git, and the paths and identifiers its body names are looked up. A memory is fresh, suspect (with the reasons: "internal/auth/service.go changed since 2026-11-02, 3 commits"), or unverifiable (it names nothing to check). With a name, checks that memory; without, checks all and lists the suspect ones. It changes nothing: fix a suspect memory with update (which re-anchors it) or forget it.`
+
+func (s *Server) addVerify() {
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:         "verify",
+		Description:  verifyDescription,
+		Annotations:  readOnly("Verify memories against the code"),
+		InputSchema:  schemaFor[verifyInput](nil),
+		OutputSchema: schemaFor[verifyOutput](nil),
+	}, s.verify)
+}
+
+func (s *Server) verify(ctx context.Context, _ *mcp.CallToolRequest, in verifyInput) (*mcp.CallToolResult, verifyOutput, error) {
+	out := verifyOutput{Results: []verdict{}}
+	v := &staleness.Verifier{Root: s.cfg.Root, InGit: s.cfg.InGit, Head: s.cfg.Head(ctx), Cache: &s.hashes, GrepBudget: 2 * time.Second}
+	if in.Name != "" {
+		f, err := s.find(in.Name)
+		if err != nil {
+			return nil, out, err
+		}
+		r := v.Verify(ctx, f.m)
+		out.count(r.State)
+		out.Results = append(out.Results, verdict{Name: f.m.Name, Vault: f.where, State: string(r.State), Reasons: r.Reasons, Renames: r.Renames})
+		return text("%s", verifyText(out)), out, nil
+	}
+	start, err := offset(in.Cursor)
+	if err != nil {
+		return nil, out, err
+	}
+	var suspect []verdict
+	for _, where := range []string{"project", "user"} {
+		for _, e := range s.entries(s.vaultOf(where)) {
+			r := v.Verify(ctx, e.Memory)
+			out.count(r.State)
+			if r.State == staleness.Suspect {
+				suspect = append(suspect, verdict{Name: e.Name, Vault: where, State: string(r.State), Reasons: r.Reasons, Renames: r.Renames})
+			}
+		}
+	}
+	end := min(start+verifyShown, len(suspect))
+	out.Results = append(out.Results, suspect[min(start, end):end]...)
+	if end < len(suspect) {
+		out.NextCursor = cursorAt(end)
+	}
+	return text("%s", verifyText(out)), out, nil
+}
+
+func (o *verifyOutput) count(st staleness.State) {
+	o.Checked++
+	switch st {
+	case staleness.Fresh:
+		o.Fresh++
+	case staleness.Suspect:
+		o.Suspect++
+	default:
+		o.Unverifiable++
+	}
+}
+
+// verifyText renders an answer for clients that show text.
+func verifyText(o verifyOutput) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d checked: %d fresh, %d suspect, %d unverifiable.\n", o.Checked, o.Fresh, o.Suspect, o.Unverifiable)
+	for _, r := range o.Results {
+		fmt.Fprintf(&b, "- %s (%s): %s", r.Name, r.Vault, r.State)
+		if len(r.Reasons) > 0 {
+			b.WriteString(": " + strings.Join(r.Reasons, "; "))
+		}
+		b.WriteString("\n")
+	}
+	if o.NextCursor != "" {
+		fmt.Fprintf(&b, "More suspect memories: call verify with cursor %q.\n", o.NextCursor)
+	}
+	return b.String()
+}
+
+// A hashCache is the verifier's cache for the server's lifetime: file
+// hashes by path, size and modification time, and identifier lookups by
+// commit. It is safe for concurrent use.
+type hashCache struct {
+	mu     sync.Mutex // guards following
+	hashes map[string]cachedHash
+	idents map[[2]string]bool
+}
+
+type cachedHash struct {
+	size, mtime int64
+	hash        string
+}
+
+func (c *hashCache) Hash(path string, size, mtime int64) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	h, ok := c.hashes[path]
+	return h.hash, ok && h.size == size && h.mtime == mtime
+}
+
+func (c *hashCache) PutHash(path string, size, mtime int64, hash string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.hashes == nil {
+		c.hashes = make(map[string]cachedHash)
+	}
+	c.hashes[path] = cachedHash{size, mtime, hash}
+}
+
+func (c *hashCache) Ident(ident, head string) (found, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	found, ok = c.idents[[2]string{ident, head}]
+	return found, ok
+}
+
+func (c *hashCache) PutIdent(ident, head string, found bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.idents == nil {
+		c.idents = make(map[[2]string]bool)
+	}
+	c.idents[[2]string{ident, head}] = found
+}
+
+var _ staleness.Cache = (*hashCache)(nil)
+
+// entries lists a vault, logging the files it skipped.
+func (s *Server) entries(v *vault.Vault) []vault.Entry {
+	entries, problems := v.List()
+	for _, p := range problems {
+		s.cfg.Log.Warn("skipped a memory file", "err", p)
+	}
+	return entries
+}
