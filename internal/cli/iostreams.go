@@ -13,13 +13,14 @@ type IOStreams struct {
 	In     io.Reader
 	Out    io.Writer
 	ErrOut io.Writer
-	// InTTY reports whether In is a terminal (an editor can take it over).
-	InTTY bool
+	// InTTY reports whether In is a terminal (an editor can take it over);
+	// ErrTTY whether ErrOut is one (progress is drawn there).
+	InTTY, ErrTTY bool
 }
 
 // Stdio returns the process's streams.
 func Stdio() *IOStreams {
-	return &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, InTTY: isTerminal(os.Stdin)}
+	return &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, InTTY: isTerminal(os.Stdin), ErrTTY: isTerminal(os.Stderr)}
 }
 
 // TestIO returns streams backed by buffers, reading in from stdin.

@@ -11,7 +11,12 @@ import (
 // Run runs mnemo with args and returns the exit code: 0 success, 1 failure,
 // 2 usage error.
 func Run(ctx context.Context, args []string, streams *IOStreams) int {
-	f := NewFactory(streams)
+	return run(ctx, args, NewFactory(streams))
+}
+
+// run runs one command line with a given world.
+func run(ctx context.Context, args []string, f *Factory) int {
+	streams := f.IO
 	cmd := newRootCmd(f)
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
@@ -88,6 +93,9 @@ MEMORY.md index.`,
 		newVerifyCmd(f),
 		newGCCmd(f),
 		newStatsCmd(f),
+		newWorkerCmd(f),
+		newIngestCmd(f),
+		newDemoCmd(f),
 		newMCPCmd(f),
 	)
 	return root

@@ -30,8 +30,9 @@ type Fact struct {
 	Files          []string // paths relative to Cwd
 	Confidence     float64
 	Why            string
-	FromToolOutput bool   // only tool output claims it: never auto-approved
-	Source         string // provenance: session:<id>, agent, manual
+	FromToolOutput bool      // only tool output claims it: never auto-approved
+	Source         string    // provenance: session:<id>, agent, manual
+	At             time.Time // when it was said: relative dates in it count from here; zero: now
 }
 
 // An Action is what consolidation did with a fact.
@@ -143,11 +144,15 @@ func (c *Consolidator) normalize(f Fact) (*memory.Memory, error) {
 		name = memory.Slug(desc)
 	}
 	conf := min(max(f.Confidence, 0), 1)
+	said := f.At
+	if said.IsZero() {
+		said = c.Now
+	}
 	m := memory.New(memory.Header{
-		Name: name, Description: memory.AbsoluteDates(desc, c.Now), Type: typ,
+		Name: name, Description: memory.AbsoluteDates(desc, said), Type: typ,
 		Created: c.Now, Updated: c.Now, Source: f.Source, Why: strings.TrimSpace(f.Why),
 		Confidence: conf, ReviewBy: staleness.ReviewBy(typ, c.Now),
-	}, memory.AbsoluteDates(strings.TrimSpace(f.Body), c.Now))
+	}, memory.AbsoluteDates(strings.TrimSpace(f.Body), said))
 	if f.Category == "todo" && typ == memory.TypeProject {
 		m.ReviewBy = c.Now.AddDate(0, 0, 30).Truncate(24 * time.Hour)
 	}

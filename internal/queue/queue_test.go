@@ -154,3 +154,17 @@ func TestBackoff(t *testing.T) {
 		}
 	}
 }
+
+func TestSpend(t *testing.T) {
+	q, _ := mustOpen(t)
+	ctx := context.Background()
+	q.AddSpent(ctx, "2026-11-30", 100)
+	q.AddSpent(ctx, "2026-11-30", 50)
+	q.AddSpent(ctx, "2026-12-01", 7)
+	if n, _ := q.Spent(ctx, "2026-11-30"); n != 150 {
+		t.Errorf("Spent = %d, want 150", n)
+	}
+	if n, _ := q.Spent(ctx, "2026-11-29"); n != 0 {
+		t.Errorf("Spent on an empty day = %d", n)
+	}
+}

@@ -37,6 +37,8 @@ type Pipeline struct {
 	Redact       func(string) string
 	Log          *slog.Logger
 	Now          func() time.Time
+	// OnOutcome, when set, hears what became of each fact.
+	OnOutcome func(j queue.Job, o consolidate.Outcome)
 }
 
 // Process reads the job's transcript from where its session's previous job
@@ -80,7 +82,14 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 	var outcomes []string
 	for _, f := range facts {
 		if f.Source == "" {
-			f.Source = "session:" + shortID(j.Session)
+			id := d.Meta.SessionID // the session as Claude Code names it
+			if id == "" {
+				id = j.Session
+			}
+			f.Source = "session:" + shortID(id)
+		}
+		if f.At.IsZero() {
+			f.At = d.Meta.End // "next week" meant the week after the session
 		}
 		f.Why = strings.TrimSpace(f.Why + fmt.Sprintf(" (transcript %s, bytes %d-%d)", j.Session, start, res.EndOff))
 		o, err := c.Add(ctx, f)
@@ -88,6 +97,9 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 			return res, fmt.Errorf("consolidate %q: %w", f.Description, err)
 		}
 		outcomes = append(outcomes, string(o.Action)+":"+o.Name)
+		if p.OnOutcome != nil {
+			p.OnOutcome(j, o)
+		}
 		res.Facts++
 	}
 	p.Log.Info("consolidated", "job", j.ID, "outcomes", strings.Join(outcomes, " "))

@@ -1,0 +1,226 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mnemo-dev/mnemo/internal/consolidate"
+	"github.com/mnemo-dev/mnemo/internal/project"
+	"github.com/mnemo-dev/mnemo/internal/queue"
+	"github.com/mnemo-dev/mnemo/internal/transcript"
+	"github.com/mnemo-dev/mnemo/internal/worker"
+)
+
+type ingestOptions struct {
+	files     []string
+	all       bool
+	since     string
+	json      bool
+	extractor string
+}
+
+func newIngestCmd(f *Factory) *cobra.Command {
+	var opts ingestOptions
+	cmd := &cobra.Command{
+		Use:   "ingest [TRANSCRIPT...]",
+		Short: "Turn past sessions into memories now",
+		Long: `Process Claude Code transcripts now, as the worker does after a session
+ends: each file is queued and processed in this process, from where an
+earlier run stopped (a file is never read twice), and the candidate facts
+go to the vault or the inbox. With --all, every past session of this
+project under ~/.claude/projects/<project>/ is processed, sub-agent files
+included; --since keeps the files changed on or after a date.
+
+Progress is drawn on a terminal; a summary ends the run.`,
+		Example: `  mnemo ingest ~/.claude/projects/-home-me-shop/7d3c9a1e.jsonl
+  mnemo ingest --all --since 2026-11-01
+  mnemo ingest --all --extractor heuristic --json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.files = args
+			if len(args) == 0 && !opts.all {
+				return usageErrorf("name transcripts to ingest, or pass --all")
+			}
+			return runIngest(cmd.Context(), f, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&opts.all, "all", false, "every past session of this project under ~/.claude/projects/")
+	fl.StringVar(&opts.since, "since", "", "only files changed on or after `DATE` (2006-01-02)")
+	fl.BoolVar(&opts.json, "json", false, "print the summary as JSON")
+	fl.StringVar(&opts.extractor, "extractor", "", "auto, anthropic, claude-cli, openai or heuristic")
+	return cmd
+}
+
+type ingestSummary struct {
+	Files     int            `json:"files"`
+	Jobs      int            `json:"jobs"`
+	Failed    int            `json:"failed"`
+	Facts     map[string]int `json:"facts"` // by action: added, drafted, duplicate, refined, contradiction, rejected
+	TokensIn  int            `json:"tokens_in"`
+	TokensOut int            `json:"tokens_out"`
+	Extractor string         `json:"extractor"`
+}
+
+func runIngest(ctx context.Context, f *Factory, opts ingestOptions) error {
+	files, err := ingestFiles(f, opts)
+	if err != nil {
+		return err
+	}
+	c, err := openCapture(ctx, f, opts.extractor)
+	if err != nil {
+		return err
+	}
+	defer c.close()
+	sum := ingestSummary{Files: len(files), Facts: map[string]int{}, Extractor: c.extractor}
+	var ids []int64
+	for _, path := range files {
+		id, err := c.q.Enqueue(ctx, queue.Job{Session: sessionKey(path), Transcript: path, Event: "ingest"})
+		if err != nil {
+			return err
+		}
+		ids = append(ids, id)
+	}
+	pipe := c.w.Process
+	done := 0
+	c.w.Process = func(ctx context.Context, j queue.Job) (queue.Result, error) {
+		done++
+		if f.IO.ErrTTY {
+			fmt.Fprintf(f.IO.ErrOut, "\r\033[K[%d/%d] %s", done, len(files), filepath.Base(j.Transcript))
+		}
+		return pipe(ctx, j)
+	}
+	c.pipe.OnOutcome = func(_ queue.Job, o consolidate.Outcome) { sum.Facts[string(o.Action)]++ }
+	c.w.Idle = 0
+	if err := c.w.Run(ctx); errors.Is(err, worker.ErrRunning) {
+		fmt.Fprintln(f.IO.ErrOut, "mnemo: a worker is running for this project; it will process the queued files")
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if f.IO.ErrTTY {
+		fmt.Fprint(f.IO.ErrOut, "\r\033[K")
+	}
+	for _, id := range ids {
+		for _, j := range mustList(ctx, c.q) {
+			if j.ID != id {
+				continue
+			}
+			sum.Jobs++
+			sum.TokensIn += j.TokensIn
+			sum.TokensOut += j.TokensOut
+			if j.State != "done" {
+				sum.Failed++
+				fmt.Fprintf(f.IO.ErrOut, "failed: %s: %s\n", j.Transcript, j.LastError)
+			}
+		}
+	}
+	if opts.json {
+		return printJSON(f.IO.Out, sum)
+	}
+	fmt.Fprintf(f.IO.Out, "%d files, %d failed (extractor %s, %d tokens in, %d out)\n",
+		sum.Files, sum.Failed, sum.Extractor, sum.TokensIn, sum.TokensOut)
+	fmt.Fprintf(f.IO.Out, "facts: %d added, %d drafted, %d duplicate, %d refined, %d contradiction, %d rejected before\n",
+		sum.Facts["added"], sum.Facts["drafted"], sum.Facts["duplicate"], sum.Facts["refined"], sum.Facts["contradiction"], sum.Facts["rejected"])
+	if sum.Facts["drafted"]+sum.Facts["contradiction"] > 0 {
+		fmt.Fprintln(f.IO.ErrOut, "review the drafts with 'mnemo inbox'")
+	}
+	return nil
+}
+
+func mustList(ctx context.Context, q *queue.Queue) []queue.Job {
+	jobs, _ := q.List(ctx)
+	return jobs
+}
+
+// sessionKey names a transcript file for the queue's offsets: its session
+// id, and for a sub-agent file the session and the agent.
+func sessionKey(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	if dir := filepath.Dir(path); filepath.Base(dir) == "subagents" {
+		return filepath.Base(filepath.Dir(dir)) + "/" + base
+	}
+	return base
+}
+
+// ingestFiles lists the transcripts to process.
+func ingestFiles(f *Factory, opts ingestOptions) ([]string, error) {
+	var since time.Time
+	if opts.since != "" {
+		t, err := time.Parse(time.DateOnly, opts.since)
+		if err != nil {
+			return nil, usageErrorf("--since %q is not a date like 2026-11-01", opts.since)
+		}
+		since = t
+	}
+	var files []string
+	for _, p := range opts.files {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, err
+		}
+		if fi, err := os.Stat(abs); err != nil {
+			return nil, fmt.Errorf("ingest: %w", err)
+		} else if !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("ingest: %s is not a file", p)
+		}
+		files = append(files, abs)
+	}
+	if opts.all {
+		p, err := f.Project()
+		if err != nil {
+			return nil, err
+		}
+		found, err := projectTranscripts(f.Env, p)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, found...)
+	}
+	var out []string
+	for _, p := range files {
+		if fi, err := os.Stat(p); err == nil && !fi.ModTime().Before(since) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// projectTranscripts lists the project's session files and their
+// sub-agent files, oldest first.
+func projectTranscripts(env project.Env, p *project.Project) ([]string, error) {
+	dir := filepath.Join(env.ClaudeHome(), "projects", project.ClaudeSlug(p.Root))
+	mains, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	if len(mains) == 0 {
+		return nil, fmt.Errorf("ingest: no sessions of this project in %s", dir)
+	}
+	sort.Slice(mains, func(i, j int) bool { return modTime(mains[i]).Before(modTime(mains[j])) })
+	var out []string
+	for _, m := range mains {
+		out = append(out, m)
+		subs, err := transcript.SubagentFiles(m)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, subs...)
+	}
+	return out, nil
+}
+
+func modTime(p string) time.Time {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return time.Time{}
+	}
+	return fi.ModTime()
+}

@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mnemo-dev/mnemo/internal/consolidate"
+	"github.com/mnemo-dev/mnemo/internal/extract"
+	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/queue"
+	"github.com/mnemo-dev/mnemo/internal/redact"
+	"github.com/mnemo-dev/mnemo/internal/worker"
+)
+
+func newWorkerCmd(f *Factory) *cobra.Command {
+	var once bool
+	var idle time.Duration
+	var extractor string
+	cmd := &cobra.Command{
+		Use:   "worker",
+		Short: "Process the captured sessions waiting in the queue",
+		Long: `Take the captured sessions from the queue and turn each into memories: read
+the transcript from where the session's last job stopped, digest and redact
+it, extract candidate facts, and consolidate them into the vault (facts
+that clear the auto-approve confidence) or the inbox (the rest).
+
+One worker runs per project; the capture hooks start it, detached, and it
+exits after --idle without work. Each job is one line in the state log,
+with timing and tokens. The extractor is chosen by --extractor or
+$MNEMO_EXTRACTOR: auto (the default: the Anthropic API when
+ANTHROPIC_API_KEY is set, else the claude CLI on PATH, else an
+OpenAI-compatible endpoint when OPENAI_BASE_URL or OPENAI_API_KEY is set,
+else the offline heuristic), anthropic, claude-cli, openai or heuristic.`,
+		Example: `  mnemo worker --once
+  mnemo worker --idle 5m --extractor heuristic`,
+		Args: exactArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := openCapture(cmd.Context(), f, extractor)
+			if err != nil {
+				return err
+			}
+			defer c.close()
+			if once {
+				idle = 0
+			}
+			c.w.Idle = idle
+			err = c.w.Run(cmd.Context())
+			if errors.Is(err, worker.ErrRunning) {
+				fmt.Fprintln(f.IO.ErrOut, "mnemo: a worker is already running for this project")
+				return nil
+			}
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&once, "once", false, "process what is queued now, then exit")
+	cmd.Flags().DurationVar(&idle, "idle", 60*time.Second, "exit after this long without work")
+	cmd.Flags().StringVar(&extractor, "extractor", "", "auto, anthropic, claude-cli, openai or heuristic (default $MNEMO_EXTRACTOR, else auto)")
+	return cmd
+}
+
+// captureRun is a project's capture pipeline, open.
+type captureRun struct {
+	q         *queue.Queue
+	w         *worker.Worker
+	pipe      *worker.Pipeline
+	extractor string
+}
+
+func (c *captureRun) close() { c.q.Close() }
+
+// openCapture opens the queue and builds the worker of the project.
+func openCapture(ctx context.Context, f *Factory, extractorName string) (*captureRun, error) {
+	p, err := f.Project()
+	if err != nil {
+		return nil, err
+	}
+	state := p.StateDir()
+	q, err := queue.Open(ctx, state)
+	if err != nil {
+		return nil, err
+	}
+	if extractorName == "" {
+		extractorName = f.Env.Getenv("MNEMO_EXTRACTOR")
+	}
+	cfg := extract.DefaultConfig(f.Env.Getenv)
+	if extractorName != "" {
+		cfg.Provider = extractorName
+	}
+	log := f.Log(false)
+	cfg.Ledger, cfg.Logger = worker.Ledger(q), log
+	x, err := extract.New(cfg)
+	if err != nil {
+		q.Close()
+		return nil, err
+	}
+	red := redact.New(redact.Options{})
+	pipe := &worker.Pipeline{
+		Queue: q, Extractor: worker.FromExtract(x), Redact: red.String, Log: log, Now: f.Now,
+		Consolidator: func(ctx context.Context, j queue.Job) (*consolidate.Consolidator, func(), error) {
+			return openConsolidator(ctx, f, j.Cwd, log)
+		},
+	}
+	w := &worker.Worker{StateDir: state, Queue: q, Process: pipe.Process, Log: log, Now: time.Now}
+	return &captureRun{q: q, w: w, pipe: pipe, extractor: x.Name()}, nil
+}
+
+// openConsolidator opens what facts are merged into: both vaults, the
+// index, the inbox.
+func openConsolidator(ctx context.Context, f *Factory, cwd string, log *slog.Logger) (*consolidate.Consolidator, func(), error) {
+	p, err := f.Project()
+	if err != nil {
+		return nil, nil, err
+	}
+	pv, err := f.Vault(false)
+	if err != nil {
+		return nil, nil, err
+	}
+	uv, err := f.Vault(true)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := index.Open(ctx, filepath.Join(p.StateDir(), index.FileName), log)
+	if err != nil {
+		return nil, nil, err
+	}
+	in, err := consolidate.OpenInbox(p.StateDir())
+	if err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	if cwd == "" {
+		cwd = p.Root
+	}
+	c := &consolidate.Consolidator{
+		Project: pv, User: uv, Inbox: in, Index: db, Root: p.Root, Cwd: cwd, Head: p.Head(ctx),
+		Now: f.Now().UTC(), AutoApprove: consolidate.DefaultAutoApprove,
+	}
+	return c, func() { db.Close() }, nil
+}
