@@ -1,8 +1,7 @@
 -- index.db schema. Bump SchemaVersion in db.go on any change: a file with
 -- another version is rebuilt from the vaults.
 
--- One row per memory file. The small columns come first so that sync,
--- which reads only them, does not touch the text.
+-- One row per memory file.
 CREATE TABLE memories (
 	id            INTEGER PRIMARY KEY,
 	source        TEXT    NOT NULL,          -- the vault: "project", "user"
@@ -26,7 +25,6 @@ CREATE TABLE memories (
 	context       TEXT    NOT NULL DEFAULT '', -- descriptions of the memories it links to
 	UNIQUE (source, name)
 );
-CREATE INDEX memories_stat ON memories (source, name, size, mtime, hash);
 CREATE INDEX memories_name ON memories (name);
 
 -- The [[links]] in each body, for one hop of link expansion both ways.

@@ -1,12 +1,14 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -53,7 +55,7 @@ type change struct {
 	seen
 	old  *stored
 	hash string
-	m    *memory.Memory
+	rec  *record
 }
 
 // Sync brings the index up to date with the memory files (*.md except
@@ -83,7 +85,7 @@ func (db *DB) Sync(ctx context.Context, sources ...Source) (SyncStats, error) {
 		switch {
 		case c.old == nil:
 			st.Added++
-		case c.m != nil:
+		case c.rec != nil:
 			st.Updated++
 		default:
 			st.Unchanged++
@@ -192,7 +194,7 @@ func loadOne(c *change) error {
 	if err != nil {
 		return err
 	}
-	c.m = m
+	c.rec = newRecord(c.name, c.mtime, m)
 	return nil
 }
 
@@ -207,6 +209,10 @@ func (db *DB) apply(ctx context.Context, sources []Source, changes []change, rem
 	if err != nil {
 		return err
 	}
+	// In key order, so that the indexes on names grow at their end.
+	slices.SortFunc(changes, func(a, b change) int {
+		return cmp.Or(cmp.Compare(a.source, b.source), cmp.Compare(a.name, b.name))
+	})
 	for _, c := range changes {
 		w.add(c)
 	}

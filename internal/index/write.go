@@ -29,8 +29,8 @@ type writer struct {
 	nextID  int64
 }
 
-const memoryColumns = "id, source, name, size, mtime, hash, ntok, spaceless, type, confidence, status, " +
-	"superseded_by, created, updated, path, description, tags, files, body"
+const memoryColumns = "id, source, name, size, mtime, hash, path, ntok, spaceless, type, confidence, " +
+	"status, superseded_by, created, updated, description, tags, files, body"
 
 func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
 	w := &writer{}
@@ -40,10 +40,36 @@ func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
 	return w, nil
 }
 
+// A record is what the index keeps of a parsed memory file: the columns
+// of its row, its links and its anchored paths. Parsed memories are turned
+// into records at once, so that a cold build does not hold every file's
+// YAML tree.
+type record struct {
+	row   []any // from ntok on, in memoryColumns order
+	links []string
+	files []string
+}
+
+func newRecord(name string, mtime int64, m *memory.Memory) *record {
+	files := make([]string, 0, len(m.Anchors.Files))
+	for _, f := range m.Anchors.Files {
+		files = append(files, f.Path)
+	}
+	tags, paths := strings.Join(m.Tags, " "), strings.Join(files, "\n")
+	ntok := countWords(name) + countWords(m.Description) + countWords(m.Body) + countWords(tags) + countWords(paths)
+	return &record{
+		row: []any{ntok, spaceless(m.Body), string(m.Type), m.Confidence, string(status(m)),
+			m.SupersededBy, formatTime(m.Created), formatTime(firstTime(m.Updated, m.Created, time.Unix(0, mtime))),
+			m.Description, tags, paths, m.Body},
+		links: m.Links(),
+		files: files,
+	}
+}
+
 // add queues one changed file: only its stat when its content is as
 // stored, else the whole row (keeping its id), its links and its anchors.
 func (w *writer) add(c change) {
-	if c.m == nil {
+	if c.rec == nil {
 		w.touches = append(w.touches, [3]int64{c.size, c.mtime, c.old.id})
 		return
 	}
@@ -54,23 +80,14 @@ func (w *writer) add(c change) {
 	} else {
 		w.nextID++
 	}
-	m := c.m
-	files := make([]string, 0, len(m.Anchors.Files))
-	for _, f := range m.Anchors.Files {
-		files = append(files, f.Path)
-	}
-	tags, paths := strings.Join(m.Tags, " "), strings.Join(files, "\n")
-	ntok := countWords(c.name) + countWords(m.Description) + countWords(m.Body) + countWords(tags) + countWords(paths)
-	w.rows = append(w.rows, []any{id, c.source, c.name, c.size, c.mtime, c.hash, ntok, spaceless(m.Body),
-		string(m.Type), m.Confidence, string(status(m)), m.SupersededBy, formatTime(m.Created),
-		formatTime(firstTime(m.Updated, m.Created, time.Unix(0, c.mtime))), c.path,
-		m.Description, tags, paths, m.Body})
+	row := append([]any{id, c.source, c.name, c.size, c.mtime, c.hash, c.path}, c.rec.row...)
+	w.rows = append(w.rows, row)
 	w.written = append(w.written, id)
 	w.names = append(w.names, c.name)
-	for _, l := range m.Links() {
+	for _, l := range c.rec.links {
 		w.links = append(w.links, []any{id, l})
 	}
-	for _, f := range files {
+	for _, f := range c.rec.files {
 		w.anchors = append(w.anchors, []any{id, f, path.Dir(f)})
 	}
 }
