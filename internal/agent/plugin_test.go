@@ -47,8 +47,8 @@ func TestPluginManifest(t *testing.T) {
 	dir := filepath.Join(root, filepath.FromSlash(p.Source))
 	var manifest struct {
 		Name, Version, Description, License string
-		Author                             struct{ Name string }
-		Keywords                           []string
+		Author                              struct{ Name string }
+		Keywords                            []string
 	}
 	readJSON(t, filepath.Join(dir, ".claude-plugin", "plugin.json"), &manifest)
 	if manifest.Name != p.Name || !kebab.MatchString(manifest.Name) || manifest.Version != p.Version {
@@ -93,4 +93,3 @@ func TestPluginManifest(t *testing.T) {
 		t.Errorf(".mcp.json = %+v", mcp)
 	}
 }
-

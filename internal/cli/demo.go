@@ -198,4 +198,3 @@ func additionalContext(out string) string {
 }
 
 func indent(s string) string { return "    " + strings.ReplaceAll(s, "\n", "\n    ") }
-
