@@ -24,7 +24,7 @@ folder and go through the same index and ranking as 'mnemo recall'.`,
   mnemo bench locomo ../shared/bench/locomo-dev.json`,
 		Args: exactArgs(0),
 	}
-	cmd.AddCommand(newBenchScaleCmd(f), newBenchLoCoMoCmd(f))
+	cmd.AddCommand(newBenchScaleCmd(f), newBenchLoCoMoCmd(f), newBenchHooksCmd(f))
 	return cmd
 }
 

@@ -3,13 +3,14 @@ package memory
 import (
 	"cmp"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
 )
 
 // AbsoluteDates rewrites the relative date expressions in a memory's text as
@@ -100,7 +101,7 @@ func HasRelativeDate(text string) bool {
 // A dateRule is one kind of relative date expression: a pattern and the
 // function that resolves a match of it.
 type dateRule struct {
-	pattern *regexp.Regexp
+	pattern *lazyregexp.Regexp
 	// resolve returns the absolute text to put in place of the match, or
 	// false to leave the match as it is.
 	resolve func(m dateMatch) (string, bool)
@@ -114,17 +115,17 @@ const (
 // dateRules are tried together; when matches overlap, the one that starts
 // first wins, and of two starting at the same place, the one listed first.
 var dateRules = []dateRule{
-	{regexp.MustCompile(`(?i)\bend\s+of\s+(?:(the|this|next|last)\s+)?(week|month|quarter|year)\b`), resolveEndOf},
-	{regexp.MustCompile(`\b(EOD|EOW|EOM|EOQ|EOY)\b`), resolveEndAbbrev},
-	{regexp.MustCompile(`(?i:\b(this|next|last)\s+year(?:'s)?)\s+Q([1-4])\b`), resolveYearQuarter},
-	{regexp.MustCompile(`\bQ([1-4])(?:\s+(?i:(?:of\s+)?(this|next|last)\s+year))?\b`), resolveQuarter},
-	{regexp.MustCompile(`(?i)\b(` + weekdayPattern + `)\s+(this|next|last)\s+week\b`), resolveWeekdayOfWeek},
-	{regexp.MustCompile(`(?i)\b(this|next|last)\s+(` + weekdayPattern + `)\b`), resolveWeekdayRelative},
-	{regexp.MustCompile(`(?i)\b(?:on|by|until|till)\s+(` + weekdayPattern + `)\b`), resolveWeekdayBare},
-	{regexp.MustCompile(`(?i)\bin\s+(` + countPattern + `)\s+(day|week|month|year)s?\b`), resolveIn},
-	{regexp.MustCompile(`(?i)\b(` + countPattern + `)\s+(day|week|month|year)s?\s+ago\b`), resolveAgo},
-	{regexp.MustCompile(`(?i)\b(this|next|last)\s+(week|month|quarter|year)\b`), resolveRelativeUnit},
-	{regexp.MustCompile(`(?i)\b(today|tonight|tomorrow|yesterday|last\s+night)\b`), resolveDay},
+	{lazyregexp.New(`(?i)\bend\s+of\s+(?:(the|this|next|last)\s+)?(week|month|quarter|year)\b`), resolveEndOf},
+	{lazyregexp.New(`\b(EOD|EOW|EOM|EOQ|EOY)\b`), resolveEndAbbrev},
+	{lazyregexp.New(`(?i:\b(this|next|last)\s+year(?:'s)?)\s+Q([1-4])\b`), resolveYearQuarter},
+	{lazyregexp.New(`\bQ([1-4])(?:\s+(?i:(?:of\s+)?(this|next|last)\s+year))?\b`), resolveQuarter},
+	{lazyregexp.New(`(?i)\b(` + weekdayPattern + `)\s+(this|next|last)\s+week\b`), resolveWeekdayOfWeek},
+	{lazyregexp.New(`(?i)\b(this|next|last)\s+(` + weekdayPattern + `)\b`), resolveWeekdayRelative},
+	{lazyregexp.New(`(?i)\b(?:on|by|until|till)\s+(` + weekdayPattern + `)\b`), resolveWeekdayBare},
+	{lazyregexp.New(`(?i)\bin\s+(` + countPattern + `)\s+(day|week|month|year)s?\b`), resolveIn},
+	{lazyregexp.New(`(?i)\b(` + countPattern + `)\s+(day|week|month|year)s?\s+ago\b`), resolveAgo},
+	{lazyregexp.New(`(?i)\b(this|next|last)\s+(week|month|quarter|year)\b`), resolveRelativeUnit},
+	{lazyregexp.New(`(?i)\b(today|tonight|tomorrow|yesterday|last\s+night)\b`), resolveDay},
 }
 
 // A dateMatch is one match of a dateRule's pattern, with what its resolver
@@ -141,11 +142,11 @@ type dateMatch struct {
 const contextLen = 32
 
 var (
-	prevWordRE  = regexp.MustCompile(`([A-Za-z]+)\s+$`)
-	dateAfterRE = regexp.MustCompile(`^[\s,(]*\d{4}-\d{2}-\d{2}`)
-	weekAfterRE = regexp.MustCompile(`(?i)^\s+(?:this|next|last)\s+week\b`)
-	yearAfterRE = regexp.MustCompile(`(?i)^(?:\s*(?:of\s+)?|\s*/\s*)(?:\d{4}|'\d{2}|FY\s*\d{2,4})\b`)
-	yearPrevRE  = regexp.MustCompile(`(?i)(?:\d{4}|'\d{2}|\bFY\s*\d{0,4})[\s/]*$`)
+	prevWordRE  = lazyregexp.New(`([A-Za-z]+)\s+$`)
+	dateAfterRE = lazyregexp.New(`^[\s,(]*\d{4}-\d{2}-\d{2}`)
+	weekAfterRE = lazyregexp.New(`(?i)^\s+(?:this|next|last)\s+week\b`)
+	yearAfterRE = lazyregexp.New(`(?i)^(?:\s*(?:of\s+)?|\s*/\s*)(?:\d{4}|'\d{2}|FY\s*\d{2,4})\b`)
+	yearPrevRE  = lazyregexp.New(`(?i)(?:\d{4}|'\d{2}|\bFY\s*\d{0,4})[\s/]*$`)
 )
 
 // prevWord returns the word just before the phrase, lowercased, or "" when
@@ -504,10 +505,10 @@ func (ps protectedSet) overlaps(start, end int) bool {
 
 // protectedPatterns match the parts of a text that are addresses, not prose:
 // URLs, Markdown link targets and [[links]].
-var protectedPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b(?:[a-z][a-z0-9+.\-]*://|www\.)\S*`),
-	regexp.MustCompile(`\]\([^)\s]*\)`),
-	regexp.MustCompile(`\[\[[^\[\]\n]*\]\]`),
+var protectedPatterns = []*lazyregexp.Regexp{
+	lazyregexp.New(`(?i)\b(?:[a-z][a-z0-9+.\-]*://|www\.)\S*`),
+	lazyregexp.New(`\]\([^)\s]*\)`),
+	lazyregexp.New(`\[\[[^\[\]\n]*\]\]`),
 }
 
 // protectedSpans returns the parts of text that are not prose: fenced code

@@ -1,11 +1,12 @@
 package memory
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
 )
 
-var linkRE = regexp.MustCompile(`\[\[([^\[\]\n|#]+)(?:[|#][^\[\]\n]*)?\]\]`)
+var linkRE = lazyregexp.New(`\[\[([^\[\]\n|#]+)(?:[|#][^\[\]\n]*)?\]\]`)
 
 // Links returns the targets of the [[name]] links in a markdown body, in
 // order of first appearance, once each. [[name|label]] and [[name#part]]

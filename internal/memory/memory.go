@@ -1,9 +1,10 @@
 package memory
 
 import (
-	"regexp"
 	"slices"
 	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
 )
 
 // A Type says what kind of fact a memory holds, which decides how long it lives.
@@ -40,7 +41,7 @@ const (
 	HashPrefixLen     = 16      // hex digits of SHA-256 kept in an anchor
 )
 
-var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
+var nameRE = lazyregexp.New(`^[a-z0-9][a-z0-9-]{0,63}$`)
 
 // ValidName reports whether s can name a memory: a slug that is also its file name.
 func ValidName(s string) bool { return nameRE.MatchString(s) }

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
+	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -136,7 +136,7 @@ func invalidUTF8Line(data []byte) int {
 	return 0
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineRE = lazyregexp.New(`^yaml: line (\d+): (.*)$`)
 
 // yamlErrorLine pulls the line out of a yaml error, whose text is the only
 // place the package reports it.

@@ -4,12 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
 )
 
-var hexRE = regexp.MustCompile(`^[0-9a-f]{8,64}$`)
+var hexRE = lazyregexp.New(`^[0-9a-f]{8,64}$`)
 
 // Validate reports every problem with m's header, each a [*ParseError] naming
 // the file, line and field, joined with [errors.Join]; nil when m is valid.

@@ -3,8 +3,9 @@ package staleness
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
 )
 
 // Refs are what a memory's body names in the code: file paths and
@@ -15,9 +16,9 @@ type Refs struct {
 }
 
 var (
-	spanRE  = regexp.MustCompile("`([^`\n]{2,120})`")
-	pathRE  = regexp.MustCompile(`(?:^|[\s(\[:"'])((?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,8})(?:$|[\s)\],.:;"'!?])`)
-	identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?$`)
+	spanRE  = lazyregexp.New("`([^`\n]{2,120})`")
+	pathRE  = lazyregexp.New(`(?:^|[\s(\[:"'])((?:\.{0,2}/)?(?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,8})(?:$|[\s)\],.:;"'!?])`)
+	identRE = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?$`)
 )
 
 // commonWords are backticked words too general to check in the code.

@@ -3,11 +3,11 @@ package vault
 import (
 	"cmp"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
@@ -24,9 +24,9 @@ const (
 )
 
 var (
-	entryRE    = regexp.MustCompile(`^- \[([^\]]+)\]\(([^)]+)\.md\)`)
-	overflowRE = regexp.MustCompile(`^- … and \d+ more`)
-	conflictRE = regexp.MustCompile(`^(<{7}|={7}|>{7}|\|{7})( |$)`)
+	entryRE    = lazyregexp.New(`^- \[([^\]]+)\]\(([^)]+)\.md\)`)
+	overflowRE = lazyregexp.New(`^- … and \d+ more`)
+	conflictRE = lazyregexp.New(`^(<{7}|={7}|>{7}|\|{7})( |$)`)
 	headings   = map[string]bool{"## User": true, "## Feedback": true, "## Project": true, "## Reference": true, "## Other": true}
 )
 
