@@ -8,8 +8,8 @@
 // that finds nothing changed costs one directory walk. Two FTS5 tables index
 // each memory's name, description, body, tags and anchored paths: one with
 // the porter stemmer for words, one with the trigram tokenizer for
-// substrings and text written without spaces (CJK; it holds a body only
-// when the body has such text). [DB.Search] ranks by BM25 computed from the
+// substrings: of names, anchored paths, identifiers and text written
+// without spaces (CJK). [DB.Search] ranks by BM25 computed from the
 // word index's occurrences; user text never reaches MATCH raw: it is cut
 // into words, or quoted term by term for the trigram table.
 //

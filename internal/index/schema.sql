@@ -10,7 +10,7 @@ CREATE TABLE memories (
 	mtime         INTEGER NOT NULL,          -- Unix nanoseconds
 	hash          TEXT    NOT NULL,          -- SHA-256 of the content, hex
 	ntok          INTEGER NOT NULL,          -- words in the indexed columns, for BM25
-	spaceless     INTEGER NOT NULL,          -- the body has text written without spaces (CJK)
+	code          TEXT    NOT NULL,          -- name, paths, code-like chunks, text without spaces
 	type          TEXT    NOT NULL,
 	confidence    REAL    NOT NULL,
 	status        TEXT    NOT NULL,
@@ -54,11 +54,10 @@ CREATE VIRTUAL TABLE memories_fts USING fts5 (
 	content = '', contentless_delete = 1,
 	tokenize = 'porter unicode61 remove_diacritics 2'
 );
--- The trigram table holds a body only when it has text written without
--- spaces: trigrams of every body made the index three times as slow to
--- build, and whole words of a body are in memories_fts already.
+-- The trigram table holds the code column only (see codeText): the name,
+-- anchored paths, identifiers and text written without spaces.
 CREATE VIRTUAL TABLE memories_tri USING fts5 (
-	name, description, body, tags, files,
+	code,
 	content = '', contentless_delete = 1,
 	tokenize = 'trigram remove_diacritics 1'
 );

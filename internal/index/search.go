@@ -52,14 +52,14 @@ func matchAny(terms []string) string {
 	return strings.Join(q, " OR ")
 }
 
-// SearchSubstrings returns up to limit memories containing any of subs as a
-// substring (case-insensitive), best first, in their name, description,
-// tags or anchored paths, or in a body written in a script without spaces
-// (CJK). Substrings shorter than three characters match nothing. It finds
-// parts of identifiers and words in text without spaces, which the word
-// index cannot.
+// SearchSubstrings returns up to limit memories holding any of subs as a
+// substring (case-insensitive), best first, in their name, their anchored
+// paths, a chunk of their text that looks like code ([IsCode]) or text of
+// theirs written without spaces (CJK). Substrings shorter than three
+// characters match nothing. It finds parts of identifiers and words in text
+// without spaces, which the word index cannot.
 func (db *DB) SearchSubstrings(ctx context.Context, subs []string, f Filter, limit int) ([]Hit, error) {
-	hits, err := db.match(ctx, "memories_tri", subs, "4, 3, 1, 2, 2", f, limit)
+	hits, err := db.match(ctx, "memories_tri", subs, "1", f, limit)
 	if err != nil {
 		return nil, fmt.Errorf("index: search substrings: %w", err)
 	}

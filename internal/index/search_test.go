@@ -67,8 +67,9 @@ func TestSearchSubstrings(t *testing.T) {
 		subs []string
 		want []string
 	}{
-		{[]string{"thenticat"}, []string{"auth-moved"}}, // user-prefs has it in its body only
-		{[]string{"UserServ"}, nil},                     // bodies without CJK are not in the trigram index
+		{[]string{"UserServ"}, []string{"auth-moved"}}, // an identifier in a body
+		{[]string{"th/servi"}, []string{"auth-moved"}}, // an anchored path
+		{[]string{"thenticat"}, nil},                   // plain words are for the word index
 		{[]string{"認証サ"}, []string{"cjk"}},
 		{[]string{"認証"}, nil}, // under three characters
 		{[]string{`a"b`, "))"}, nil},

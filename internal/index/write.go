@@ -29,7 +29,7 @@ type writer struct {
 	nextID  int64
 }
 
-const memoryColumns = "id, source, name, size, mtime, hash, path, ntok, spaceless, type, confidence, " +
+const memoryColumns = "id, source, name, size, mtime, hash, path, ntok, code, type, confidence, " +
 	"status, superseded_by, created, updated, description, tags, files, body"
 
 func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
@@ -58,7 +58,7 @@ func newRecord(name string, mtime int64, m *memory.Memory) *record {
 	tags, paths := strings.Join(m.Tags, " "), strings.Join(files, "\n")
 	ntok := countWords(name) + countWords(m.Description) + countWords(m.Body) + countWords(tags) + countWords(paths)
 	return &record{
-		row: []any{ntok, spaceless(m.Body), string(m.Type), m.Confidence, string(status(m)),
+		row: []any{ntok, codeText(name, paths, m.Description, m.Body, tags), string(m.Type), m.Confidence, string(status(m)),
 			m.SupersededBy, formatTime(m.Created), formatTime(firstTime(m.Updated, m.Created, time.Unix(0, mtime))),
 			m.Description, tags, paths, m.Body},
 		links: m.Links(),
@@ -240,11 +240,11 @@ func insertBatches(ctx context.Context, tx *sql.Tx, insert string, rows [][]any)
 func (w *writer) flush(ctx context.Context, tx *sql.Tx, recontexted []int64) error {
 	out := slices.Concat(w.stale, w.removed, recontexted)
 	for _, t := range []struct {
-		table, cols, body string
-		in                []int64
+		table, cols string
+		in          []int64
 	}{
-		{"memories_fts", ", context", "body", slices.Concat(w.written, recontexted)},
-		{"memories_tri", "", "CASE WHEN spaceless THEN body ELSE '' END", w.written},
+		{"memories_fts", "name, description, body, tags, files, context", slices.Concat(w.written, recontexted)},
+		{"memories_tri", "code", w.written},
 	} {
 		gone := out
 		if t.table == "memories_tri" {
@@ -258,26 +258,13 @@ func (w *writer) flush(ctx context.Context, tx *sql.Tx, recontexted []int64) err
 		if len(t.in) == 0 {
 			continue
 		}
-		_, err := tx.ExecContext(ctx, "INSERT INTO "+t.table+" (rowid, name, description, body, tags, files"+t.cols+") "+
-			"SELECT id, name, description, "+t.body+", tags, files"+t.cols+" FROM memories WHERE id IN ("+idList(t.in)+")")
+		_, err := tx.ExecContext(ctx, "INSERT INTO "+t.table+" (rowid, "+t.cols+") "+
+			"SELECT id, "+t.cols+" FROM memories WHERE id IN ("+idList(t.in)+")")
 		if err != nil {
 			return fmt.Errorf("index: %w", err)
 		}
 	}
 	return nil
-}
-
-// spaceless reports whether s holds a script written without spaces
-// between words (Han, Hiragana, Katakana, Hangul, Thai...), whose words the
-// word index cannot cut.
-func spaceless(s string) bool {
-	for _, r := range s {
-		if r >= 0x0E00 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul,
-			unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar) {
-			return true
-		}
-	}
-	return false
 }
 
 // countWords counts words as FTS5's unicode61 tokenizer cuts them: runs

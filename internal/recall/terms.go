@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mnemo-dev/mnemo/internal/index"
 )
 
 // Limits of what a query's text can turn into.
@@ -90,8 +92,8 @@ func Substrings(text string) []string {
 		return len(out) < MaxSubstrings
 	}
 	for _, f := range strings.Fields(strings.ToValidUTF8(text, " ")) {
-		f = strings.Trim(f, "\"'`()[]{}<>,;:!?*^")
-		if isIdentifier(f) && !add(truncate(f, maxTermRunes)) {
+		f = index.TrimChunk(f)
+		if index.IsCode(f) && !add(truncate(f, maxTermRunes)) {
 			return out
 		}
 		for _, run := range scriptRuns(f) {
@@ -103,21 +105,6 @@ func Substrings(text string) []string {
 		}
 	}
 	return out
-}
-
-// isIdentifier reports whether a whitespace-separated chunk looks like code:
-// an inner capital, an underscore, a slash, or a dot between letters.
-func isIdentifier(s string) bool {
-	if utf8.RuneCountInString(s) < 3 {
-		return false
-	}
-	for i, r := range s {
-		switch {
-		case i > 0 && unicode.IsUpper(r), r == '_', r == '/', r == '.' && i > 0 && i < len(s)-1:
-			return true
-		}
-	}
-	return false
 }
 
 // scriptRuns returns the runs of Han, Hiragana, Katakana and Hangul in s:
