@@ -32,7 +32,9 @@ type toolError struct {
 func (e *toolError) Error() string { return e.msg }
 func (e *toolError) Unwrap() error { return e.err }
 
-func toolErrorf(format string, args ...any) error { return &toolError{msg: fmt.Sprintf(format, args...)} }
+func toolErrorf(format string, args ...any) error {
+	return &toolError{msg: fmt.Sprintf(format, args...)}
+}
 
 // parseMemPath resolves a path of the memory tool. It refuses what could
 // leave the vault: a path outside /memories, "..", a backslash, a

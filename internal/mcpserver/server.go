@@ -50,10 +50,10 @@ type Server struct {
 	cfg Config
 	mcp *mcp.Server
 
-	mu       sync.Mutex // guards following
-	db       *index.DB  // opened on first use
-	watch    watcher    // reports changes to the vault folders
-	closed   bool
+	mu     sync.Mutex // guards following
+	db     *index.DB  // opened on first use
+	watch  watcher    // reports changes to the vault folders
+	closed bool
 
 	forgetMu sync.Mutex // serializes appends to forgotten.jsonl
 	hashes   hashCache  // verify's file hashes, for the server's lifetime
