@@ -18,6 +18,7 @@ import (
 // statement per row cost more than the rows themselves.
 type writer struct {
 	rows    [][]any    // memories rows, id first, in memoryColumns order
+	targets [][]string // the links of each row
 	links   [][]any    // memory_id, target
 	anchors [][]any    // memory_id, path, dir
 	touches [][3]int64 // size, mtime, id of files whose content is as stored
@@ -30,7 +31,7 @@ type writer struct {
 }
 
 const memoryColumns = "id, source, name, size, mtime, hash, path, ntok, code, type, confidence, " +
-	"status, superseded_by, created, updated, description, tags, files, body"
+	"status, superseded_by, created, updated, description, tags, files, body, context"
 
 func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
 	w := &writer{}
@@ -81,7 +82,8 @@ func (w *writer) add(c change) {
 		w.nextID++
 	}
 	row := append([]any{id, c.source, c.name, c.size, c.mtime, c.hash, c.path}, c.rec.row...)
-	w.rows = append(w.rows, row)
+	w.rows = append(w.rows, append(row, "")) // the context, filled in by contexts
+	w.targets = append(w.targets, c.rec.links)
 	w.written = append(w.written, id)
 	w.names = append(w.names, c.name)
 	for _, l := range c.rec.links {
@@ -107,6 +109,12 @@ func (w *writer) write(ctx context.Context, tx *sql.Tx) error {
 			return fmt.Errorf("delete edited rows: %w", err)
 		}
 	}
+	if err := w.remove(ctx, tx); err != nil {
+		return err
+	}
+	if err := w.contexts(ctx, tx); err != nil {
+		return err
+	}
 	for _, b := range []struct {
 		insert string
 		rows   [][]any
@@ -118,9 +126,6 @@ func (w *writer) write(ctx context.Context, tx *sql.Tx) error {
 		if err := insertBatches(ctx, tx, b.insert, b.rows); err != nil {
 			return err
 		}
-	}
-	if err := w.remove(ctx, tx); err != nil {
-		return err
 	}
 	affected, err := w.updateContext(ctx, tx)
 	if err != nil {
@@ -150,10 +155,67 @@ func (w *writer) remove(ctx context.Context, tx *sql.Tx) error {
 	return rows.Err()
 }
 
-// updateContext recomputes the context column (the descriptions of the
-// memories a memory links to) of the rows written and of the rows linking
-// to a name written or removed, and returns the rows whose context it
-// wrote that were not written, whose search entries must be rewritten too.
+// contexts fills in the context column of the rows to write (the
+// descriptions of the memories each links to, in link order), from the
+// rows being written and the rows that stay.
+func (w *writer) contexts(ctx context.Context, tx *sql.Tx) error {
+	const descCol, nameCol = 15, 2 // in memoryColumns
+	desc := make(map[string][]string)
+	for _, r := range w.rows {
+		name := r[nameCol].(string)
+		desc[name] = append(desc[name], r[descCol].(string))
+	}
+	var outside []string
+	for _, ts := range w.targets {
+		for _, t := range ts {
+			if _, ok := desc[t]; !ok {
+				desc[t] = nil
+				outside = append(outside, t)
+			}
+		}
+	}
+	if err := describe(ctx, tx, outside, desc); err != nil {
+		return fmt.Errorf("read linked descriptions: %w", err)
+	}
+	for i, r := range w.rows {
+		var parts []string
+		for _, t := range w.targets[i] {
+			if t != r[nameCol].(string) {
+				parts = append(parts, desc[t]...)
+			}
+		}
+		r[len(r)-1] = strings.Join(parts, " ")
+	}
+	return nil
+}
+
+// describe adds the descriptions of the stored memories called names.
+func describe(ctx context.Context, tx *sql.Tx, names []string, desc map[string][]string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	list, err := json.Marshal(names)
+	if err != nil {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT name, description FROM memories WHERE name IN (SELECT value FROM json_each(?))", string(list))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name, d string
+		if err := rows.Scan(&name, &d); err != nil {
+			return err
+		}
+		desc[name] = append(desc[name], d)
+	}
+	return rows.Err()
+}
+
+// updateContext recomputes the context column of the stored rows that
+// link to a name written or removed, and returns them: their search
+// entries must be rewritten too. (The rows written got theirs from contexts.)
 func (w *writer) updateContext(ctx context.Context, tx *sql.Tx) ([]int64, error) {
 	linkers, err := idsOf(ctx, tx, "SELECT DISTINCT memory_id FROM links WHERE target IN (SELECT value FROM json_each(?))", w.names)
 	if err != nil {
@@ -169,14 +231,13 @@ func (w *writer) updateContext(ctx context.Context, tx *sql.Tx) ([]int64, error)
 			others = append(others, id)
 		}
 	}
-	all := append(slices.Clone(w.written), others...)
-	if len(all) == 0 {
+	if len(others) == 0 {
 		return nil, nil
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE memories SET context = coalesce((
 		SELECT group_concat(t.description, ' ') FROM links l JOIN memories t ON t.name = l.target
 		WHERE l.memory_id = memories.id AND t.id != memories.id), '')
-		WHERE id IN (`+idList(all)+`)`)
+		WHERE id IN (`+idList(others)+`)`)
 	if err != nil {
 		return nil, fmt.Errorf("update context: %w", err)
 	}
