@@ -2,11 +2,9 @@ package cli
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"runtime/debug"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/mnemo-dev/mnemo/internal/mcpserver"
@@ -68,13 +66,8 @@ func runMCP(ctx context.Context, f *Factory) error {
 		Log:          slog.New(slog.NewMultiHandler(stderr, f.Log(false).Handler())),
 		Version:      buildVersion(),
 	})
-	return srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(f.IO.In), Writer: nopWriteCloser{f.IO.Out}})
+	return srv.Run(ctx, mcpserver.Stdio(f.IO.In, f.IO.Out))
 }
-
-// nopWriteCloser leaves the writer open: the streams belong to the process.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // buildVersion is the module version mnemo was built as, for the handshake.
 func buildVersion() string {

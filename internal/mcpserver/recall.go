@@ -225,7 +225,11 @@ func recallText(query string, out recallOutput) string {
 		fmt.Fprintf(&b, "No memory matches %q.\n", query)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "%d memories. %s\n", len(out.Memories), staleNote)
+	plural := "memories"
+	if len(out.Memories) == 1 {
+		plural = "memory"
+	}
+	fmt.Fprintf(&b, "%d %s. %s\n", len(out.Memories), plural, staleNote)
 	for _, m := range out.Memories {
 		fmt.Fprintf(&b, "\n## %s (%s %s, written %s, confidence %g)\n%s\n", m.Name, m.Vault, m.Type, m.Written, m.Confidence, m.Description)
 		if m.Body != "" {

@@ -65,7 +65,7 @@ func serve() error {
 		Project: pv, User: uv, StateDir: p.StateDir(), UserStateDir: env.UserStateDir(),
 		Root: p.Root, InGit: p.InGit(), Head: p.Head, Now: func() time.Time { return now },
 	})
-	return s.Run(ctx, &mcp.StdioTransport{})
+	return s.Run(ctx, mcpserver.Stdio(os.Stdin, os.Stdout))
 }
 
 // A fixture is a git project with a vault, a home folder, and a client

@@ -1,0 +1,122 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// drainTimeout bounds how long the end of input waits for answers still
+// being worked on.
+const drainTimeout = 30 * time.Second
+
+// Stdio returns the transport for a server on a process's standard
+// streams: newline-delimited JSON-RPC read from in and written to out. It
+// differs from the SDK's stdio transport in one way: when in ends, it
+// holds the end back until every request read has been answered, so a
+// client that writes its requests and closes its end of the pipe (a
+// script, `mnemo mcp < requests.jsonl`) still gets every answer. Neither
+// stream is closed.
+func Stdio(in io.Reader, out io.Writer) mcp.Transport {
+	d := &drain{}
+	d.cond = sync.NewCond(&d.mu)
+	return &mcp.IOTransport{
+		Reader: &drainReader{r: in, d: d},
+		Writer: &countingWriter{w: out, d: d},
+	}
+}
+
+// drain counts the requests read and not yet answered.
+type drain struct {
+	mu      sync.Mutex // guards following
+	cond    *sync.Cond
+	pending int
+}
+
+func (d *drain) add(n int) {
+	d.mu.Lock()
+	d.pending = max(0, d.pending+n)
+	d.mu.Unlock()
+	d.cond.Broadcast()
+}
+
+// wait blocks until nothing is pending or drainTimeout passed.
+func (d *drain) wait() {
+	timer := time.AfterFunc(drainTimeout, func() {
+		d.mu.Lock()
+		d.pending = 0
+		d.mu.Unlock()
+		d.cond.Broadcast()
+	})
+	defer timer.Stop()
+	d.mu.Lock()
+	for d.pending > 0 {
+		d.cond.Wait()
+	}
+	d.mu.Unlock()
+}
+
+// A message is what counting needs of a JSON-RPC message.
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+// lines calls fn for each complete line in buf after what was left over
+// from before (*partial), keeping the incomplete rest in *partial.
+func lines(partial *[]byte, buf []byte, fn func(line []byte)) {
+	*partial = append(*partial, buf...)
+	for {
+		i := bytes.IndexByte(*partial, '\n')
+		if i < 0 {
+			return
+		}
+		fn((*partial)[:i])
+		*partial = (*partial)[i+1:]
+	}
+}
+
+type drainReader struct {
+	r       io.Reader
+	d       *drain
+	partial []byte
+}
+
+func (dr *drainReader) Read(p []byte) (int, error) {
+	n, err := dr.r.Read(p)
+	lines(&dr.partial, p[:n], func(line []byte) {
+		var m message
+		if json.Unmarshal(line, &m) == nil && m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
+			dr.d.add(1) // a request: an answer is owed
+		}
+	})
+	if err == io.EOF {
+		dr.d.wait()
+	}
+	return n, err
+}
+
+func (dr *drainReader) Close() error { return nil }
+
+type countingWriter struct {
+	w       io.Writer
+	d       *drain
+	partial []byte
+}
+
+func (cw *countingWriter) Write(p []byte) (int, error) {
+	n, err := cw.w.Write(p)
+	lines(&cw.partial, p[:n], func(line []byte) {
+		var m message
+		if json.Unmarshal(line, &m) == nil && m.Method == "" && len(m.ID) > 0 {
+			cw.d.add(-1) // an answer
+		}
+	})
+	return n, err
+}
+
+func (cw *countingWriter) Close() error { return nil }
