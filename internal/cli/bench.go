@@ -17,11 +17,13 @@ import (
 func newBenchCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench",
-		Short: "Measure recall: speed at scale, quality on LoCoMo",
-		Long: `Benchmarks of the recall engine. Both build real vaults in a temporary
-folder and go through the same index and ranking as 'mnemo recall'.`,
+		Short: "Measure recall (speed at scale, quality on LoCoMo) and the hooks",
+		Long: `Benchmarks of the recall engine and of the hooks. They build real vaults in
+a temporary folder and go through the same index, ranking and hook code
+as 'mnemo recall' and the agent's hooks.`,
 		Example: `  mnemo bench scale --n 10000
-  mnemo bench locomo ../shared/bench/locomo-dev.json`,
+  mnemo bench locomo ../shared/bench/locomo-dev.json
+  mnemo bench hooks --n 1000,10000`,
 		Args: exactArgs(0),
 	}
 	cmd.AddCommand(newBenchScaleCmd(f), newBenchLoCoMoCmd(f), newBenchHooksCmd(f))
