@@ -33,7 +33,9 @@ type Model struct {
 
 	mu       sync.Mutex // guards following
 	script   []Reply
+	plain    []Reply  // replies for non-streaming requests, before script
 	requests []string // bodies of /v1/messages requests, in order
+	plainReq []string // the non-streaming ones
 }
 
 // TB is the part of testing.TB a Model needs.
@@ -61,6 +63,22 @@ func (f *Model) Requests() []string {
 	return append([]string(nil), f.requests...)
 }
 
+// PushPlain adds replies for non-streaming requests only (as mnemo's own
+// Anthropic provider sends, and Claude Code never does), so a test can
+// script the extractor apart from a Claude Code session sharing the fake.
+func (f *Model) PushPlain(rs ...Reply) {
+	f.mu.Lock()
+	f.plain = append(f.plain, rs...)
+	f.mu.Unlock()
+}
+
+// PlainRequests returns the bodies of the non-streaming requests so far.
+func (f *Model) PlainRequests() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.plainReq...)
+}
+
 // Push adds replies to the script.
 func (f *Model) Push(rs ...Reply) {
 	f.mu.Lock()
@@ -86,8 +104,14 @@ func (f *Model) serve(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.requests = append(f.requests, string(body))
 	rep := Reply{Text: "OK."}
-	if len(f.script) > 0 {
+	switch {
+	case !req.Stream && len(f.plain) > 0:
+		rep, f.plain = f.plain[0], f.plain[1:]
+	case len(f.script) > 0:
 		rep, f.script = f.script[0], f.script[1:]
+	}
+	if !req.Stream {
+		f.plainReq = append(f.plainReq, string(body))
 	}
 	n := len(f.requests)
 	f.mu.Unlock()

@@ -65,7 +65,11 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 	facts, usage, err := p.Extractor.Extract(ctx, d)
 	res.TokensIn, res.TokensOut = usage.InputTokens, usage.OutputTokens
 	if errors.Is(err, ErrSkip) {
+		// Keep the session's offset where it was: a session processed in
+		// short pieces (a PreCompact, then a SessionEnd) is read again
+		// whole by its next job, rather than skipped piece by piece.
 		p.Log.Info("extraction skipped", "job", j.ID, "why", err)
+		res.EndOff = start
 		return res, nil
 	}
 	if err != nil {

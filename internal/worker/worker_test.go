@@ -229,3 +229,30 @@ func TestKilledWorker(t *testing.T) {
 		t.Errorf("vault holds %d memories, want the fact once", len(entries))
 	}
 }
+
+// skipper skips every session, as the cost guard skips a short one.
+type skipper struct{}
+
+func (skipper) Name() string { return "skipper" }
+func (skipper) Extract(context.Context, *transcript.Digest) ([]consolidate.Fact, Usage, error) {
+	return nil, Usage{}, fmt.Errorf("%w: too few user turns", ErrSkip)
+}
+
+// TestSkipKeepsOffset: a skipped job is done, but the session's next job
+// reads the skipped part again.
+func TestSkipKeepsOffset(t *testing.T) {
+	p := newProject(t)
+	ctx := context.Background()
+	tr := filepath.Join(t.TempDir(), "s.jsonl")
+	appendLines(t, tr, line("s", "hello", 1))
+	p.q.Enqueue(ctx, queue.Job{Session: "s", Transcript: tr, Event: "pre-compact"})
+	if err := p.worker(skipper{}, time.Minute).Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if off, _ := p.q.Offset(ctx, "s"); off != 0 {
+		t.Errorf("offset after a skipped job = %d, want 0", off)
+	}
+	if done, _ := p.q.List(ctx, "done"); len(done) != 1 {
+		t.Errorf("the skipped job is not done: %+v", done)
+	}
+}
