@@ -79,3 +79,18 @@ func (s *Server) syncLocked(ctx context.Context) error {
 	}
 	return nil
 }
+
+// recordRecall counts keys as recalled now, in the background: the
+// statistics only nudge later rankings, and a write transaction should not
+// hold up the answer. Close waits for it.
+func (s *Server) recordRecall(db *index.DB, keys ...index.Key) {
+	if len(keys) == 0 {
+		return
+	}
+	now := s.cfg.Now()
+	s.background.Go(func() {
+		if err := db.RecordRecall(context.Background(), now, keys...); err != nil {
+			s.cfg.Log.Warn("recall statistics", "err", err)
+		}
+	})
+}

@@ -103,9 +103,7 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (
 	if out.LinkedFrom, err = linkedFrom(ctx, db, index.Key{Source: f.where, Name: m.Name}); err != nil {
 		return nil, out, err
 	}
-	if err := db.RecordRecall(ctx, s.cfg.Now(), index.Key{Source: f.where, Name: m.Name}); err != nil {
-		s.cfg.Log.Warn("recall statistics", "err", err)
-	}
+	s.recordRecall(db, index.Key{Source: f.where, Name: m.Name})
 	return text("%s", getText(out)), out, nil
 }
 

@@ -107,7 +107,7 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in recallIn
 	if err != nil {
 		return nil, out, err
 	}
-	q.Limit = 2*(start+limit) + 10 // room for the confidence filter, and to know whether more follow
+	q.Limit = start + limit + 5 // room for the confidence filter, and to know whether more follow
 	results, err := recall.New(db, recall.DefaultConfig()).Recall(ctx, q)
 	if err != nil {
 		return nil, out, err
@@ -132,9 +132,7 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in recallIn
 		out.Memories = append(out.Memories, s.recalledOf(p))
 		keys = append(keys, p.Key)
 	}
-	if err := db.RecordRecall(ctx, s.cfg.Now(), keys...); err != nil {
-		s.cfg.Log.Warn("recall statistics", "err", err)
-	}
+	s.recordRecall(db, keys...)
 	return text("%s", recallText(q.Text, out)), out, nil
 }
 

@@ -55,8 +55,9 @@ type Server struct {
 	watch  watcher    // reports changes to the vault folders
 	closed bool
 
-	forgetMu sync.Mutex // serializes appends to forgotten.jsonl
-	hashes   hashCache  // verify's file hashes, for the server's lifetime
+	background sync.WaitGroup // statistics written after the answer; Close waits for them
+	forgetMu   sync.Mutex     // serializes appends to forgotten.jsonl
+	hashes     hashCache      // verify's file hashes, for the server's lifetime
 }
 
 // New returns a server with every tool and resource registered.
@@ -117,6 +118,7 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSessi
 // Close releases the index and the folder watch. The server answers no
 // more calls after it.
 func (s *Server) Close() error {
+	s.background.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"testing"
 	"time"
@@ -28,10 +29,17 @@ var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 
 func TestMain(m *testing.M) {
 	if os.Getenv(serveEnv) != "" {
+		if path := os.Getenv("MNEMO_MCPSERVER_CPUPROFILE"); path != "" { // the server's profile, for the benchmark
+			if pf, err := os.Create(path); err == nil {
+				pprof.StartCPUProfile(pf)
+				defer pprof.StopCPUProfile()
+			}
+		}
 		if err := serve(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
+		pprof.StopCPUProfile()
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -71,7 +79,7 @@ func serve() error {
 // A fixture is a git project with a vault, a home folder, and a client
 // connected to a server subprocess working on them.
 type fixture struct {
-	t       *testing.T
+	t       testing.TB
 	root    string // the project
 	home    string
 	state   string // the project's state folder
@@ -81,7 +89,7 @@ type fixture struct {
 
 // newFixture writes files (relative to the project; .memory/x.md for
 // memories) and starts a server on the project.
-func newFixture(t *testing.T, files map[string]string) *fixture {
+func newFixture(t testing.TB, files map[string]string) *fixture {
 	t.Helper()
 	base := t.TempDir()
 	f := &fixture{t: t, root: filepath.Join(base, "proj"), home: filepath.Join(base, "home")}
@@ -140,7 +148,7 @@ func (f *fixture) connect() {
 }
 
 // testLog sends the server's stderr to the test log.
-type testLog struct{ t *testing.T }
+type testLog struct{ t testing.TB }
 
 func (l testLog) Write(p []byte) (int, error) {
 	l.t.Logf("server: %s", strings.TrimRight(string(p), "\n"))

@@ -1,0 +1,140 @@
+package mcpserver_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+// BenchmarkRecallRoundTrip times recall as Claude Code calls it: a
+// tools/call over stdio to a server subprocess holding a vault of 10,000
+// memories, from the request written to the answer decoded. It reports
+// the median and the 99th percentile, the cold first call (which syncs the
+// index), and the server's resident memory idle before the first call and
+// idle after the run. Run it with
+//
+//	go test ./internal/mcpserver -run '^$' -bench RecallRoundTrip -benchtime 2000x
+func BenchmarkRecallRoundTrip(b *testing.B) {
+	const n = 10_000
+	f := newFixture(b, synthVault(n))
+	f.cmd.Stderr = nil // the server's log would drown the benchmark's
+	idle := rss(b, f.cmd.Process.Pid)
+	queries := synthQueries(200)
+	ctx := context.Background()
+	call := func(q string) time.Duration {
+		start := time.Now()
+		res, err := f.session.CallTool(ctx, &mcp.CallToolParams{Name: "recall", Arguments: map[string]any{"query": q}})
+		d := time.Since(start)
+		if err != nil || res.IsError {
+			b.Fatalf("recall(%q): %v %s", q, err, textOf(res))
+		}
+		return d
+	}
+	cold := call(queries[0])
+	var times []time.Duration
+	i := 0
+	for b.Loop() {
+		times = append(times, call(queries[i%len(queries)]))
+		i++
+	}
+	slices.Sort(times)
+	pct := func(p float64) float64 { return float64(times[int(p*float64(len(times)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(pct(0.50), "p50-ms")
+	b.ReportMetric(pct(0.99), "p99-ms")
+	b.ReportMetric(float64(cold.Milliseconds()), "cold-ms")
+	b.ReportMetric(float64(idle)/(1<<20), "idle-rss-MB")
+	time.Sleep(500 * time.Millisecond) // idle again
+	b.ReportMetric(float64(rss(b, f.cmd.Process.Pid))/(1<<20), "after-rss-MB")
+}
+
+// rss reads a process's resident set size from /proc, in bytes.
+func rss(tb testing.TB, pid int) int64 {
+	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+	if err != nil {
+		tb.Skipf("no /proc here: %v", err)
+	}
+	for line := range strings.Lines(string(data)) {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	tb.Fatal("no VmRSS in /proc status")
+	return 0
+}
+
+// synthWords is the vocabulary of the synthetic vault: a few hundred
+// words drawn with a Zipf distribution, so some are common and most rare.
+var synthWords = func() []string {
+	base := strings.Fields(`auth billing cache queue deploy frontend backend database migration index schema
+		token session cookie header proxy gateway kafka redis postgres sqlite worker cron lockfile pnpm npm yarn
+		docker compose helm chart release branch commit review test fixture mock flaky timeout retry backoff
+		config secret vault key rotate certificate domain route handler middleware logger metric trace span
+		alert oncall runbook incident outage latency throughput budget quota limit page cursor offset batch
+		stream event topic partition consumer producer schema registry avro protobuf grpc rest graphql
+		webhook callback signature payload encode decode parse render template layout style theme color font`)
+	var out []string
+	for _, w := range base {
+		out = append(out, w)
+		for _, suffix := range []string{"s", "ing", "er", "ed"} {
+			out = append(out, w+suffix)
+		}
+	}
+	return out
+}()
+
+// synthVault writes n memories with varied descriptions and bodies, some
+// anchored and some linked, as files for newFixture.
+func synthVault(n int) map[string]string {
+	r := rand.New(rand.NewPCG(1, 2))
+	z := rand.NewZipf(r, 1.1, 2, uint64(len(synthWords)-1))
+	words := func(k int) string {
+		ws := make([]string, k)
+		for i := range ws {
+			ws[i] = synthWords[z.Uint64()]
+		}
+		return strings.Join(ws, " ")
+	}
+	types := []string{"user", "feedback", "project", "project", "reference"}
+	files := make(map[string]string, n)
+	for i := range n {
+		name := fmt.Sprintf("m%05d-%s", i, strings.ReplaceAll(words(2), " ", "-"))
+		body := words(40+r.IntN(40)) + "."
+		if i > 0 && r.IntN(5) == 0 {
+			body += fmt.Sprintf(" See [[m%05d]].", r.IntN(i))
+		}
+		m := memory.New(memory.Header{
+			Name: name, Description: strings.ToUpper(words(1)[:1]) + words(8 + r.IntN(6))[1:],
+			Type: memory.Type(types[r.IntN(len(types))]), Created: now.AddDate(0, 0, -r.IntN(400)),
+			Updated: now.AddDate(0, 0, -r.IntN(100)), Source: "manual", Confidence: 0.6 + 0.4*r.Float64(),
+		}, body)
+		files[".memory/"+name+".md"] = string(m.Render())
+	}
+	return files
+}
+
+// synthQueries are recall queries in the vault's vocabulary.
+func synthQueries(n int) []string {
+	r := rand.New(rand.NewPCG(3, 4))
+	out := make([]string, n)
+	for i := range out {
+		k := 2 + r.IntN(4)
+		ws := make([]string, k)
+		for j := range ws {
+			ws[j] = synthWords[r.IntN(len(synthWords))]
+		}
+		out[i] = strings.Join(ws, " ")
+	}
+	return out
+}
