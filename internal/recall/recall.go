@@ -78,13 +78,13 @@ func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
 	cands := make(map[int64]*candidate)
 	dropped, err := e.gather(ctx, q, terms, f, limit, cands)
 	if err != nil {
-		return nil, fmt.Errorf("recall: %w", err)
+		return nil, err // an index error, which names its package
 	}
 	if err := e.expandLinks(ctx, cands, f); err != nil {
-		return nil, fmt.Errorf("recall: %w", err)
+		return nil, err // an index error, which names its package
 	}
 	if err := e.load(ctx, cands); err != nil {
-		return nil, fmt.Errorf("recall: %w", err)
+		return nil, err // an index error, which names its package
 	}
 	results := make([]Result, 0, len(cands))
 	for _, c := range cands {
@@ -107,7 +107,7 @@ func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
 		results = results[:limit]
 	}
 	if err := e.fill(ctx, results, terms, dropped); err != nil {
-		return nil, fmt.Errorf("recall: %w", err)
+		return nil, err // an index error, which names its package
 	}
 	return results, nil
 }
