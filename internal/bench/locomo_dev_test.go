@@ -21,7 +21,9 @@ func devFile(t *testing.T) string {
 }
 
 // TestLoCoMoDev runs the benchmark on the development file and logs the
-// numbers; the numbers are not asserted (they go to the README).
+// numbers; the numbers are not asserted (they go to the README). For
+// tuning on the development file only, MNEMO_TUNE may hold a JSON object
+// of recall.Config fields that override the defaults.
 func TestLoCoMoDev(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")

@@ -9,6 +9,9 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/recall"
 )
 
+// TestScaleSmall runs the scale benchmark on a small vault and checks that
+// it reports; MNEMO_SCALE_N sets the size, for profiling a larger run with
+// go test -cpuprofile. Timings are logged, never asserted.
 func TestScaleSmall(t *testing.T) {
 	n := 300
 	if s := os.Getenv("MNEMO_SCALE_N"); s != "" {
