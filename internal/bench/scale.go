@@ -37,6 +37,11 @@ type ScaleReport struct {
 	P99, Max     time.Duration `json:"-"`
 	IndexBytes   int64         `json:"index_bytes"`
 	PeakRSS      int64         `json:"peak_rss_bytes"`
+
+	// CPU time of the same steps (user and system, all threads): on a
+	// busy machine, what they cost without the wait for a core.
+	BuildCPU, NoChangeSyncCPU, EditSyncCPU time.Duration `json:"-"`
+	CPUP50, CPUP95, CPUP99                 time.Duration `json:"-"`
 }
 
 // RunScale writes a synthetic vault of opts.N memories and times a cold
@@ -88,23 +93,23 @@ func runScale(ctx context.Context, opts ScaleOptions, dir string) (*ScaleReport,
 	defer db.Close()
 	src := index.Source{Name: "project", Dir: vaultDir}
 	progress("building the index")
-	if r.Build, err = timeSync(ctx, db, src, opts.N); err != nil {
+	if r.Build, r.BuildCPU, err = timeSync(ctx, db, src, opts.N); err != nil {
 		return nil, err
 	}
-	var runs []time.Duration
+	var runs, cpus []time.Duration
 	for range 5 {
-		d, err := timeSync(ctx, db, src, 0)
+		d, c, err := timeSync(ctx, db, src, 0)
 		if err != nil {
 			return nil, err
 		}
-		runs = append(runs, d)
+		runs, cpus = append(runs, d), append(cpus, c)
 	}
-	r.NoChangeSync = percentile(runs, 50)
+	r.NoChangeSync, r.NoChangeSyncCPU = percentile(runs, 50), percentile(cpus, 50)
 	progress("editing 1% and syncing")
 	if r.Edited, err = editSome(s, vaultDir, max(opts.N/100, 1)); err != nil {
 		return nil, err
 	}
-	if r.EditSync, err = timeSync(ctx, db, src, r.Edited); err != nil {
+	if r.EditSync, r.EditSyncCPU, err = timeSync(ctx, db, src, r.Edited); err != nil {
 		return nil, err
 	}
 	progress(fmt.Sprintf("running %d queries", opts.Queries))
@@ -118,21 +123,22 @@ func runScale(ctx context.Context, opts ScaleOptions, dir string) (*ScaleReport,
 	return r, nil
 }
 
-// timeSync times one sync and checks that it wrote want files.
-func timeSync(ctx context.Context, db *index.DB, src index.Source, want int) (time.Duration, error) {
-	start := time.Now()
+// timeSync times one sync, in wall and CPU time, and checks that it
+// wrote want files.
+func timeSync(ctx context.Context, db *index.DB, src index.Source, want int) (wall, cpu time.Duration, err error) {
+	start, cpu0 := time.Now(), cpuTime()
 	st, err := db.Sync(ctx, src)
-	d := time.Since(start)
+	wall, cpu = time.Since(start), cpuTime()-cpu0
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if len(st.Problems) > 0 {
-		return 0, st.Problems[0]
+		return 0, 0, st.Problems[0]
 	}
 	if got := st.Added + st.Updated; got != want {
-		return 0, fmt.Errorf("sync wrote %d memories, want %d", got, want)
+		return 0, 0, fmt.Errorf("sync wrote %d memories, want %d", got, want)
 	}
-	return d, nil
+	return wall, cpu, nil
 }
 
 // editSome rewrites k memories with a new body and a later mtime.
@@ -163,17 +169,19 @@ func editSome(s *synth, dir string, k int) (int, error) {
 // timeRecall runs the queries after a short warm-up and fills in the percentiles.
 func timeRecall(ctx context.Context, e *recall.Engine, s *synth, now time.Time, r *ScaleReport) error {
 	lat := make([]time.Duration, 0, r.Queries)
+	cpu := make([]time.Duration, 0, r.Queries)
 	for i := range r.Queries + 20 {
 		text, files := s.query()
-		start := time.Now()
+		start, cpu0 := time.Now(), cpuTime()
 		if _, err := e.Recall(ctx, recall.Query{Text: text, Files: files, Now: now}); err != nil {
 			return err
 		}
 		if i >= 20 {
-			lat = append(lat, time.Since(start))
+			lat, cpu = append(lat, time.Since(start)), append(cpu, cpuTime()-cpu0)
 		}
 	}
 	r.P50, r.P95, r.P99 = percentile(lat, 50), percentile(lat, 95), percentile(lat, 99)
+	r.CPUP50, r.CPUP95, r.CPUP99 = percentile(cpu, 50), percentile(cpu, 95), percentile(cpu, 99)
 	r.Max = slices.Max(lat)
 	return nil
 }
