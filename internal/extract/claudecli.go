@@ -121,7 +121,7 @@ func (b *claudeBackend) complete(ctx context.Context, req request) (reply, error
 	defer cancel()
 	dir, err := os.MkdirTemp("", "mnemo-extract-")
 	if err != nil {
-		return reply{Usage: Usage{Calls: 1}}, fmt.Errorf("claude-cli: %w", err)
+		return reply{Usage: Usage{Calls: 1}}, fmt.Errorf("make a folder for claude: %w", err)
 	}
 	defer os.RemoveAll(dir)
 
@@ -137,14 +137,14 @@ func (b *claudeBackend) complete(ctx context.Context, req request) (reply, error
 
 	rep := reply{Usage: Usage{Calls: 1}}
 	if ctx.Err() != nil {
-		return rep, fmt.Errorf("claude-cli: %w", ctx.Err())
+		return rep, fmt.Errorf("run claude: %w", ctx.Err())
 	}
 	var res claudeResult
 	if err := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &res); err != nil || res.Type != "result" {
 		if runErr != nil {
-			return rep, fmt.Errorf("claude-cli: %s: %w: %s", b.bin, runErr, excerpt(stderr.String()+" "+stdout.String(), 300))
+			return rep, fmt.Errorf("run %s: %w: %s", b.bin, runErr, excerpt(stderr.String()+" "+stdout.String(), 300))
 		}
-		return rep, fmt.Errorf("claude-cli: %s printed no JSON result: %s", b.bin, excerpt(stdout.String(), 300))
+		return rep, fmt.Errorf("run %s: no JSON result on stdout: %s", b.bin, excerpt(stdout.String(), 300))
 	}
 	u := res.Usage
 	rep.Usage.InputTokens = u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
@@ -154,7 +154,7 @@ func (b *claudeBackend) complete(ctx context.Context, req request) (reply, error
 		if msg == "" {
 			msg = strings.Join(res.Errors, "; ")
 		}
-		err := fmt.Errorf("claude-cli: %s: %s", res.Subtype, excerpt(msg, 300))
+		err := fmt.Errorf("claude reported %s: %s", res.Subtype, excerpt(msg, 300))
 		if res.APIErrorStatus != 0 {
 			err = &APIError{Provider: ProviderClaudeCLI, Status: res.APIErrorStatus, Err: err}
 		}

@@ -50,7 +50,7 @@ type OutputError struct {
 
 func (e *OutputError) Error() string {
 	const show = 3
-	s := e.Provider + ": invalid output after a repair request: " + strings.Join(e.Problems[:min(show, len(e.Problems))], "; ")
+	s := "invalid output after a repair request: " + strings.Join(e.Problems[:min(show, len(e.Problems))], "; ")
 	if n := len(e.Problems) - show; n > 0 {
 		s += " (and " + strconv.Itoa(n) + " more)"
 	}
@@ -72,7 +72,7 @@ type APIError struct {
 }
 
 func (e *APIError) Error() string {
-	s := e.Provider + ": HTTP " + strconv.Itoa(e.Status)
+	s := "HTTP " + strconv.Itoa(e.Status)
 	if e.Type != "" {
 		s += " " + e.Type
 	}

@@ -2,7 +2,9 @@ package extract
 
 import (
 	"context"
+	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/mnemo-dev/mnemo/internal/redact"
@@ -18,7 +20,18 @@ func digestFile(t testing.TB, path string) *transcript.Digest {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	d, err := transcript.Build(context.Background(), transcript.NewReader(f, 0), transcript.Options{Redact: redact.New(redact.Options{}).String})
+	return digestReader(t, f, redact.New(redact.Options{}).String)
+}
+
+// digestString builds the digest of transcript text, not redacted.
+func digestString(t testing.TB, data string) *transcript.Digest {
+	t.Helper()
+	return digestReader(t, strings.NewReader(data), nil)
+}
+
+func digestReader(t testing.TB, r io.Reader, red func(string) string) *transcript.Digest {
+	t.Helper()
+	d, err := transcript.Build(context.Background(), transcript.NewReader(r, 0), transcript.Options{Redact: red})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,8 +56,11 @@ func (x *llm) Extract(ctx context.Context, d *transcript.Digest) ([]Candidate, U
 			x.cfg.Logger.Debug("extract: budget spent, chunks skipped", "provider", x.name, "skipped", u.Skipped, "err", err)
 			break
 		}
-		if err != nil {
+		if err != nil && len(chunks) > 1 {
 			return nil, u, fmt.Errorf("extract: %s: chunk %d of %d: %w", x.name, i+1, len(chunks), err)
+		}
+		if err != nil {
+			return nil, u, fmt.Errorf("extract: %s: %w", x.name, err)
 		}
 		all = append(all, cands...)
 	}

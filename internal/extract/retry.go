@@ -3,7 +3,6 @@ package extract
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -47,7 +46,7 @@ func retrying(ctx context.Context, cfg Config, provider string, call func(contex
 			return rep, nil
 		}
 		if ctx.Err() != nil {
-			return rep, fmt.Errorf("%s: %w", provider, ctx.Err())
+			return rep, ctx.Err()
 		}
 		wait, retry, final := decide(cfg, provider, err, attempt, classify)
 		if !retry || attempt >= maxRetries {
@@ -61,7 +60,7 @@ func retrying(ctx context.Context, cfg Config, provider string, call func(contex
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return rep, fmt.Errorf("%s: %w", provider, ctx.Err())
+			return rep, ctx.Err()
 		case <-t.C:
 		}
 	}
@@ -75,9 +74,9 @@ func decide(cfg Config, provider string, err error, attempt int, classify func(e
 	if !ok {
 		var ue *url.Error
 		if errors.As(err, &ue) || errors.Is(err, context.DeadlineExceeded) {
-			return backoff, true, fmt.Errorf("%s: %w", provider, err)
+			return backoff, true, err
 		}
-		return 0, false, fmt.Errorf("%s: %w", provider, err)
+		return 0, false, err
 	}
 	after, hasAfter := retryAfter(f.Header)
 	apiErr := &APIError{Provider: provider, Status: f.Status, Type: f.Type, RequestID: f.RequestID, RetryAfter: after, Err: err}

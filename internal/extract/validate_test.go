@@ -1,0 +1,134 @@
+package extract
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+const validItem = `{"name":"web-uses-pnpm","description":"Use pnpm, not npm, in web/","fact":"web/ has a pnpm lockfile.","type":"project","category":"convention","files":["web/package.json"],"confidence":0.9,"why":"the user said so","from_tool_output":false}`
+
+func TestParseReply(t *testing.T) {
+	cwd := t.TempDir()
+	os.MkdirAll(filepath.Join(cwd, "web"), 0o755)
+	os.WriteFile(filepath.Join(cwd, "web", "package.json"), []byte("{}"), 0o644)
+	ps := newPaths(cwd, "")
+	want := Candidate{Name: "web-uses-pnpm", Description: "Use pnpm, not npm, in web/", Fact: "web/ has a pnpm lockfile.",
+		Type: memory.TypeProject, Category: CategoryConvention, Files: []string{"web/package.json"}, Confidence: 0.9, Why: "the user said so"}
+
+	tests := []struct {
+		name     string
+		raw      string
+		want     []Candidate
+		problems []string // each a substring of the problem at that position
+	}{
+		{"empty array", "[]", nil, nil},
+		{"empty array with space", "\n  [ ]\n", nil, nil},
+		{"one item", "[" + validItem + "]", []Candidate{want}, nil},
+		{"fenced", "```json\n[" + validItem + "]\n```", []Candidate{want}, nil},
+		{"bare fence", "```\n[]\n```", nil, nil},
+		{"enum case and spaces", strings.NewReplacer(`"project"`, `" Project "`, `"convention"`, `"CONVENTION"`).Replace("[" + validItem + "]"), []Candidate{want}, nil},
+		{"absolute path inside cwd", strings.Replace("["+validItem+"]", `"web/package.json"`, `"`+cwd+`/web/package.json","./web/package.json"`, 1), []Candidate{want}, nil},
+		{"paths dropped", strings.Replace("["+validItem+"]", `["web/package.json"]`, `["web/package.json","web","missing.go","../etc/passwd","/etc/passwd"]`, 1), []Candidate{want}, nil},
+		{"bad name dropped", strings.Replace("["+validItem+"]", `"web-uses-pnpm"`, `"Web Uses PNPM!"`, 1), []Candidate{func() Candidate { c := want; c.Name = ""; return c }()}, nil},
+		{"null optional fields", `[{"name":null,"description":"d","fact":"f","type":"user","category":"preference","files":null,"confidence":0,"why":null}]`,
+			[]Candidate{{Description: "d", Fact: "f", Type: memory.TypeUser, Category: CategoryPreference}}, nil},
+		{"from tool output", strings.Replace("["+validItem+"]", `"from_tool_output":false`, `"from_tool_output":true`, 1),
+			[]Candidate{func() Candidate { c := want; c.FromToolOutput = true; return c }()}, nil},
+
+		{"empty reply", "  ", nil, []string{"the reply is empty"}},
+		{"prose", "Here are the memories: []", nil, []string{"not a JSON array"}},
+		{"object", `{"candidates":[]}`, nil, []string{"found a JSON object where an array belongs"}},
+		{"trailing text", "[] and that is all", nil, []string{"text after the JSON array"}},
+		{"two arrays", "[] []", nil, []string{"text after the JSON array"}},
+		{"truncated", "[" + validItem[:60], nil, []string{"not a JSON array"}},
+		{"not an object", `[1]`, nil, []string{"[0]: is not a JSON object"}},
+		{"every problem of an item", `[{"description":"` + strings.Repeat("x", 151) + `","fact":"","type":"proj","category":"idea","confidence":1.5,"files":"a.go","extra":1}]`, nil, []string{
+			"[0].extra: unknown key", "[0].description: is 151 characters, at most 150", "[0].fact: is empty",
+			`[0].type: "proj" is not one of`, `[0].category: "idea" is not one of`, "[0].confidence: 1.5 is not from 0 to 1", "[0].files: must be an array of strings"}},
+		{"missing fields", `[{}]`, nil, []string{"[0].description: missing", "[0].fact: missing", "[0].type: missing", "[0].category: missing", "[0].confidence: missing"}},
+		{"wrong types", `[{"name":1,"description":"d","fact":"f","type":"user","category":"preference","confidence":"high","from_tool_output":"no"}]`, nil, []string{
+			"[0].name: must be a string", "[0].confidence: must be a number", "[0].from_tool_output: must be true or false"}},
+		{"multi-line description", `[{"description":"a\nb","fact":"f","type":"user","category":"preference","confidence":0.5}]`, nil, []string{"[0].description: must be one line"}},
+		{"duplicate names", "[" + validItem + "," + validItem + "]", nil, []string{"[1].name: \"web-uses-pnpm\" is also the name of item 0"}},
+		{"too many", "[" + strings.Repeat(validItem+",", maxCandidates) + validItem + "]", nil, []string{"items, at most 20"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, problems := parseReply(tt.raw, ps)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("parseReply candidates = %+v, want %+v", got, tt.want)
+			}
+			if len(problems) != len(tt.problems) {
+				t.Fatalf("parseReply problems = %q, want %d like %q", problems, len(tt.problems), tt.problems)
+			}
+			for i, p := range problems {
+				if !strings.Contains(p, tt.problems[i]) {
+					t.Errorf("problem %d = %q, want it to contain %q", i, p, tt.problems[i])
+				}
+			}
+		})
+	}
+}
+
+func TestPathsWithoutCWD(t *testing.T) {
+	// The session's folder is not on this machine: a path is kept only
+	// when the digest mentions it and it looks like a file.
+	ps := newPaths("/nonexistent/shop", "tool: Edit web/src/App.tsx -> ok\nuser: we use pnpm in web/")
+	tests := []struct{ in, want string }{
+		{"web/src/App.tsx", "web/src/App.tsx"},
+		{"/nonexistent/shop/web/src/App.tsx", "web/src/App.tsx"},
+		{"web/", ""},
+		{"web", ""},
+		{"web/src/Other.tsx", ""},
+		{"/elsewhere/web/src/App.tsx", ""},
+		{"../shop/web/src/App.tsx", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := ps.clean(tt.in); got != tt.want {
+			t.Errorf("clean(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func FuzzParseReply(f *testing.F) {
+	f.Add("[" + validItem + "]")
+	f.Add("```json\n[" + validItem + "]\n```")
+	f.Add("[]")
+	f.Add(`[{"description":"a","fact":"b","type":"user","category":"todo","confidence":0.1,"files":["../x","/y","z.go"]}]`)
+	f.Add(`{"a":1}`)
+	ps := newPaths("/nonexistent", "z.go a/b.go")
+	f.Fuzz(func(t *testing.T, raw string) {
+		got, problems := parseReply(raw, ps)
+		if len(problems) > 0 {
+			if got != nil {
+				t.Fatalf("parseReply(%q) returned candidates and problems", raw)
+			}
+			if msg := repairMessage(problems); !strings.Contains(msg, problems[0]) {
+				t.Fatalf("repair message lost a problem")
+			}
+			return
+		}
+		for _, c := range got {
+			if c.Description == "" || strings.ContainsAny(c.Description, "\r\n") || len([]rune(c.Description)) > memory.MaxDescriptionLen {
+				t.Errorf("invalid description %q accepted", c.Description)
+			}
+			if c.Fact == "" || !c.Type.Valid() || c.Confidence < 0 || c.Confidence > 1 {
+				t.Errorf("invalid candidate accepted: %+v", c)
+			}
+			if c.Name != "" && !memory.ValidName(c.Name) {
+				t.Errorf("invalid name %q accepted", c.Name)
+			}
+			for _, p := range c.Files {
+				if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "..") {
+					t.Errorf("path %q escapes the cwd", p)
+				}
+			}
+		}
+	})
+}
