@@ -304,4 +304,3 @@ func TestAnthropicStopReasons(t *testing.T) {
 }
 
 var errAny = errors.New("any error")
-
