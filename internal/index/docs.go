@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -144,13 +145,20 @@ func (db *DB) Links(ctx context.Context, ids []int64) ([]Link, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	list := idList(ids)
-	rows, err := db.sql.QueryContext(ctx, `
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, fmt.Errorf("index: links: %w", err)
+	}
+	stmt, err := db.stmt(ctx, `
 		SELECT l.memory_id, t.id FROM links l JOIN memories t ON t.name = l.target
-		WHERE l.memory_id IN (`+list+`)
+		WHERE l.memory_id IN (SELECT value FROM json_each(?1))
 		UNION
 		SELECT l.memory_id, t.id FROM memories t JOIN links l ON l.target = t.name
-		WHERE t.id IN (`+list+`)`)
+		WHERE t.id IN (SELECT value FROM json_each(?1))`)
+	if err != nil {
+		return nil, fmt.Errorf("index: links: %w", err)
+	}
+	rows, err := stmt.QueryContext(ctx, string(list))
 	if err != nil {
 		return nil, fmt.Errorf("index: links: %w", err)
 	}

@@ -123,22 +123,34 @@ func (db *DB) Anchored(ctx context.Context, paths []string, f Filter) ([]FileHit
 	if len(paths) == 0 {
 		return nil, nil
 	}
+	dirs := make([]string, len(paths))
+	for i, p := range paths {
+		dirs[i] = parentDir(p)
+	}
+	types := make([]string, len(f.Types))
+	for i, t := range f.Types {
+		types[i] = string(t)
+	}
 	var args []any
-	for _, p := range paths {
-		args = append(args, p)
-	}
-	for _, p := range paths {
-		args = append(args, parentDir(p))
-	}
-	query := `SELECT a.memory_id, a.path FROM anchors a JOIN memories m ON m.id = a.memory_id
-		WHERE (a.path IN (` + placeholders(len(paths)) + `) OR a.dir IN (` + placeholders(len(paths)) + `))`
-	if len(f.Types) > 0 {
-		query += " AND m.type IN (" + placeholders(len(f.Types)) + ")"
-		for _, t := range f.Types {
-			args = append(args, string(t))
+	for _, v := range [][]string{paths, dirs, types} {
+		j, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("index: anchored: %w", err)
 		}
+		args = append(args, string(j))
 	}
-	rows, err := db.sql.QueryContext(ctx, query+" ORDER BY a.memory_id, a.path", args...)
+	const typeOK = " AND (json_array_length(?3) = 0 OR m.type IN (SELECT value FROM json_each(?3)))"
+	stmt, err := db.stmt(ctx, `
+		SELECT a.memory_id, a.path FROM anchors a JOIN memories m ON m.id = a.memory_id
+		WHERE a.path IN (SELECT value FROM json_each(?1))`+typeOK+`
+		UNION
+		SELECT a.memory_id, a.path FROM anchors a JOIN memories m ON m.id = a.memory_id
+		WHERE a.dir IN (SELECT value FROM json_each(?2))`+typeOK+`
+		ORDER BY 1, 2`)
+	if err != nil {
+		return nil, fmt.Errorf("index: anchored: %w", err)
+	}
+	rows, err := stmt.QueryContext(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("index: anchored: %w", err)
 	}
