@@ -36,14 +36,15 @@ func claudeArgs(model, system string) []string {
 
 // keptClaudeVars are the CLAUDE_CODE_* variables a child keeps: they say
 // how to reach and authenticate with the model (Bedrock, Vertex, an OAuth
-// token, client certificates), not which session is running. Every other
-// CLAUDE_CODE_* variable and CLAUDECODE marks the parent session and is
-// removed.
+// token, client certificates) or turn off network traffic, not which
+// session is running. Every other CLAUDE_CODE_* variable, and CLAUDECODE,
+// may mark the parent session and is removed.
 var keptClaudeVars = []string{
 	"CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY",
 	"CLAUDE_CODE_SKIP_BEDROCK_AUTH", "CLAUDE_CODE_SKIP_VERTEX_AUTH", "CLAUDE_CODE_SKIP_FOUNDRY_AUTH",
 	"CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_API_KEY_HELPER_TTL_MS",
 	"CLAUDE_CODE_CLIENT_CERT", "CLAUDE_CODE_CLIENT_KEY", "CLAUDE_CODE_CLIENT_KEY_PASSPHRASE",
+	"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC",
 }
 
 // childEnv returns env without the parent session's markers and with

@@ -82,6 +82,9 @@ func (e *APIError) Error() string {
 	if e.Status == 429 && e.RetryAfter == 0 {
 		s += ": no retry-after, so not retried"
 	}
+	if e.Type == "" && e.Err != nil { // not the SDK's long message: one of ours
+		s += ": " + e.Err.Error()
+	}
 	return s
 }
 
