@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -23,7 +24,7 @@ func TestWritersShareTheVault(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			m := memory.New(memory.Header{Name: fmt.Sprintf("cli-fact-%d", i), Description: fmt.Sprintf("Falcon service rule %d from the CLI", i),
-				Type: memory.TypeProject, Created: now, Updated: now, Source: "manual"}, "Written by another process.")
+				Type: memory.TypeProject, Created: now, Updated: now, Source: "manual", Confidence: 1}, "Written by another process.")
 			if err := v.Write(context.Background(), m, false); err != nil {
 				t.Error(err)
 			}
@@ -42,8 +43,8 @@ func TestWritersShareTheVault(t *testing.T) {
 		t.Errorf("MEMORY.md lists %d memories, want %d:\n%s", got, 2*n, index)
 	}
 	var out recallOut
-	f.ok("recall", map[string]any{"query": "falcon service rule", "k": 20}, &out)
-	if len(out.Memories) != n {
+	f.ok("recall", map[string]any{"query": "falcon service", "k": 20}, &out)
+	if len(out.Memories) != n || !strings.HasPrefix(out.Memories[0].Name, "cli-fact-") {
 		t.Errorf("recall(falcon) = %v, want the %d memories the other process wrote", out.names(), n)
 	}
 
@@ -60,5 +61,30 @@ func TestWritersShareTheVault(t *testing.T) {
 	}
 	if len(out.Memories) != 1 || out.Memories[0].Name != "cli-fact-0" {
 		t.Errorf("recall(quokka) = %v after an edit in place, want cli-fact-0", out.names())
+	}
+}
+
+// TestIdleRelease lets the server close its index when idle, then checks
+// that it reopens it on the next call and sees what changed meanwhile.
+func TestIdleRelease(t *testing.T) {
+	if os.Getenv(binEnv) != "" {
+		t.Skip("the idle release cannot be shortened in a built mnemo")
+	}
+	f := newFixture(t, map[string]string{".memory/use-pnpm.md": pnpmFile}, "MNEMO_MCPSERVER_TEST_IDLE=100ms")
+	var out recallOut
+	f.ok("recall", map[string]any{"query": "pnpm"}, &out)
+	time.Sleep(400 * time.Millisecond) // the index is closed now
+	m := memory.New(memory.Header{Name: "otter-gateway", Description: "The otter gateway fronts the API",
+		Type: memory.TypeProject, Created: now, Updated: now, Confidence: 1}, "Written while the server was idle.")
+	if err := f.vault().Write(context.Background(), m, false); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(400 * time.Millisecond)
+	for _, q := range []string{"otter gateway", "pnpm"} {
+		out = recallOut{}
+		f.ok("recall", map[string]any{"query": q}, &out)
+		if len(out.Memories) != 1 {
+			t.Errorf("recall(%q) after an idle release = %v, want one memory", q, out.names())
+		}
 	}
 }

@@ -5,9 +5,16 @@ import (
 	"errors"
 	"path/filepath"
 	"runtime/debug"
+	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 )
+
+// DefaultIdleRelease is how long the server keeps the index open after
+// its last use. A server sits idle for most of a session; closing the
+// index then gives SQLite's caches back, and reopening costs milliseconds
+// (no sync, unless the vault changed meanwhile).
+const DefaultIdleRelease = 30 * time.Second
 
 // errClosed answers a call that arrives after Close.
 var errClosed = errors.New("mcpserver: the server is shutting down")
@@ -21,37 +28,75 @@ func (s *Server) sources() []index.Source {
 	}
 }
 
-// index returns the search index, up to date with the vaults. It is opened
-// on the first call, which syncs it; later calls sync only when the folder
-// watch saw a change, so a recall costs no directory walk.
-func (s *Server) index(ctx context.Context) (*index.DB, error) {
+// index returns the search index, up to date with the vaults, and the
+// function to call when done with it. The first call opens and syncs it;
+// later calls sync only when the folder watch saw a change, so a recall
+// costs no directory walk.
+func (s *Server) index(ctx context.Context) (*index.DB, func(), error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return nil, errClosed
+		return nil, nil, errClosed
 	}
 	if s.db == nil {
 		db, err := index.Open(ctx, filepath.Join(s.cfg.StateDir, index.FileName), s.cfg.Log)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		s.db = db
-		s.watch = newWatcher(s.cfg.Log, s.cfg.Project.Dir, s.cfg.User.Dir)
-		s.watch.Changed() // the sync below covers everything before it
-		if err := s.syncLocked(ctx); err != nil {
-			return nil, err
+		first := s.watch == nil
+		if first {
+			s.watch = newWatcher(s.cfg.Log, s.cfg.Project.Dir, s.cfg.User.Dir)
 		}
-		// The first sync may have parsed thousands of files; give the
-		// memory back, since an idle server should stay small.
-		debug.FreeOSMemory()
-		return s.db, nil
-	}
-	if s.watch.Changed() {
+		// The first sync covers everything before it; after an idle
+		// release, only what the watch saw needs one.
+		if changed := s.watch.Changed(); changed || first {
+			if err := s.syncLocked(ctx); err != nil {
+				return nil, nil, err
+			}
+		}
+		if first {
+			debug.FreeOSMemory() // the first sync may have parsed thousands of files
+		}
+	} else if s.watch.Changed() {
 		if err := s.syncLocked(ctx); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return s.db, nil
+	s.inUse++
+	if s.idle != nil {
+		s.idle.Stop()
+	}
+	return s.db, s.release, nil
+}
+
+// release ends one use of the index; after the last, the idle timer starts.
+func (s *Server) release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.inUse--
+	if s.inUse > 0 || s.closed || s.db == nil {
+		return
+	}
+	if s.idle == nil {
+		s.idle = time.AfterFunc(s.cfg.IdleRelease, s.releaseIdle)
+	} else {
+		s.idle.Reset(s.cfg.IdleRelease)
+	}
+}
+
+// releaseIdle closes the index when nothing used it for IdleRelease.
+func (s *Server) releaseIdle() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.inUse > 0 || s.db == nil {
+		return
+	}
+	if err := s.db.Close(); err != nil {
+		s.cfg.Log.Warn("index close when idle", "err", err)
+	}
+	s.db = nil
+	debug.FreeOSMemory()
 }
 
 // synced brings the index up to date after the server wrote to a vault,
@@ -60,7 +105,7 @@ func (s *Server) synced(ctx context.Context) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.db == nil || s.closed {
-		return // opened, and synced, on first use
+		return // the watch saw the write: the next use syncs
 	}
 	s.watch.Changed()
 	if err := s.syncLocked(ctx); err != nil {
@@ -83,12 +128,17 @@ func (s *Server) syncLocked(ctx context.Context) error {
 // recordRecall counts keys as recalled now, in the background: the
 // statistics only nudge later rankings, and a write transaction should not
 // hold up the answer. Close waits for it.
-func (s *Server) recordRecall(db *index.DB, keys ...index.Key) {
+func (s *Server) recordRecall(ctx context.Context, keys ...index.Key) {
 	if len(keys) == 0 {
+		return
+	}
+	db, done, err := s.index(ctx)
+	if err != nil {
 		return
 	}
 	now := s.cfg.Now()
 	s.background.Go(func() {
+		defer done()
 		if err := db.RecordRecall(context.Background(), now, keys...); err != nil {
 			s.cfg.Log.Warn("recall statistics", "err", err)
 		}

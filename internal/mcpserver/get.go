@@ -96,14 +96,15 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (
 		out.Stale = staleness.Changed(s.cfg.Root, m)
 	}
 	out.Links = s.linksOf(m)
-	db, err := s.index(ctx)
+	db, done, err := s.index(ctx)
 	if err != nil {
 		return nil, out, err
 	}
+	defer done()
 	if out.LinkedFrom, err = linkedFrom(ctx, db, index.Key{Source: f.where, Name: m.Name}); err != nil {
 		return nil, out, err
 	}
-	s.recordRecall(db, index.Key{Source: f.where, Name: m.Name})
+	s.recordRecall(ctx, index.Key{Source: f.where, Name: m.Name})
 	return text("%s", getText(out)), out, nil
 }
 

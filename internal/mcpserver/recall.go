@@ -103,10 +103,11 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in recallIn
 	if in.MinConfidence != nil {
 		minConf = *in.MinConfidence
 	}
-	db, err := s.index(ctx)
+	db, done, err := s.index(ctx)
 	if err != nil {
 		return nil, out, err
 	}
+	defer done()
 	q.Limit = start + limit + 5 // room for the confidence filter, and to know whether more follow
 	results, err := recall.New(db, recall.DefaultConfig()).Recall(ctx, q)
 	if err != nil {
@@ -132,7 +133,7 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in recallIn
 		out.Memories = append(out.Memories, s.recalledOf(p))
 		keys = append(keys, p.Key)
 	}
-	s.recordRecall(db, keys...)
+	s.recordRecall(ctx, keys...)
 	return text("%s", recallText(q.Text, out)), out, nil
 }
 

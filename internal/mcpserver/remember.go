@@ -62,10 +62,11 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 	if err != nil {
 		return nil, rememberOutput{}, err
 	}
-	db, err := s.index(ctx)
+	db, done, err := s.index(ctx)
 	if err != nil {
 		return nil, rememberOutput{}, err
 	}
+	defer done()
 	inbox, err := consolidate.OpenInbox(s.cfg.StateDir)
 	if err != nil {
 		return nil, rememberOutput{}, err

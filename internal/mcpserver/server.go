@@ -43,6 +43,9 @@ type Config struct {
 	// state log, never stdout, which carries the protocol.
 	Log     *slog.Logger
 	Version string
+	// IdleRelease is how long the index stays open unused; 0 means
+	// [DefaultIdleRelease].
+	IdleRelease time.Duration
 }
 
 // A Server answers one MCP client.
@@ -50,9 +53,11 @@ type Server struct {
 	cfg Config
 	mcp *mcp.Server
 
-	mu     sync.Mutex // guards following
-	db     *index.DB  // opened on first use
-	watch  watcher    // reports changes to the vault folders
+	mu     sync.Mutex  // guards following
+	db     *index.DB   // opened on first use; closed after IdleRelease unused
+	inUse  int         // callers holding db
+	idle   *time.Timer // closes db when it fires
+	watch  watcher     // reports changes to the vault folders
 	closed bool
 
 	background sync.WaitGroup // statistics written after the answer; Close waits for them
@@ -70,6 +75,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.IdleRelease <= 0 {
+		cfg.IdleRelease = DefaultIdleRelease
 	}
 	if cfg.Version == "" {
 		cfg.Version = "dev"
@@ -122,6 +130,9 @@ func (s *Server) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.closed = true
+	if s.idle != nil {
+		s.idle.Stop()
+	}
 	var err error
 	if s.watch != nil {
 		err = s.watch.Close()

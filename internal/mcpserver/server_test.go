@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,6 +24,10 @@ import (
 // serveEnv, when set, makes the test binary the server: every test talks
 // to a real subprocess over stdio, as Claude Code does.
 const serveEnv = "MNEMO_MCPSERVER_TEST_SERVE"
+
+// binEnv names a built mnemo binary to run as 'mnemo mcp' instead of the
+// test binary, to test (and benchmark) the real command.
+const binEnv = "MNEMO_MCPSERVER_BIN"
 
 // now is the clock of every server the tests start.
 var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
@@ -69,9 +74,11 @@ func serve() error {
 	if err != nil {
 		return err
 	}
+	idle, _ := time.ParseDuration(os.Getenv("MNEMO_MCPSERVER_TEST_IDLE"))
 	s := mcpserver.New(mcpserver.Config{
 		Project: pv, User: uv, StateDir: p.StateDir(), UserStateDir: env.UserStateDir(),
 		Root: p.Root, InGit: p.InGit(), Head: p.Head, Now: func() time.Time { return now },
+		IdleRelease: idle, Log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})),
 	})
 	return s.Run(ctx, mcpserver.Stdio(os.Stdin, os.Stdout))
 }
@@ -80,7 +87,8 @@ func serve() error {
 // connected to a server subprocess working on them.
 type fixture struct {
 	t       testing.TB
-	root    string // the project
+	extra   []string // more environment for the server
+	root    string   // the project
 	home    string
 	state   string // the project's state folder
 	cmd     *exec.Cmd
@@ -89,10 +97,10 @@ type fixture struct {
 
 // newFixture writes files (relative to the project; .memory/x.md for
 // memories) and starts a server on the project.
-func newFixture(t testing.TB, files map[string]string) *fixture {
+func newFixture(t testing.TB, files map[string]string, environ ...string) *fixture {
 	t.Helper()
 	base := t.TempDir()
-	f := &fixture{t: t, root: filepath.Join(base, "proj"), home: filepath.Join(base, "home")}
+	f := &fixture{t: t, root: filepath.Join(base, "proj"), home: filepath.Join(base, "home"), extra: environ}
 	for _, d := range []string{f.root, f.home} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -126,14 +134,19 @@ func (f *fixture) env() project.Env {
 
 // environ is the server's environment.
 func (f *fixture) environ() []string {
-	return append(os.Environ(), serveEnv+"=1", "HOME="+f.home, "MNEMO_HOME="+filepath.Join(f.home, ".mnemo"),
+	env := append(os.Environ(), serveEnv+"=1", "HOME="+f.home, "MNEMO_HOME="+filepath.Join(f.home, ".mnemo"),
+		"MNEMO_NOW="+now.Format(time.RFC3339),
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t",
 		"GIT_CONFIG_GLOBAL="+filepath.Join(f.home, ".gitconfig"))
+	return append(env, f.extra...)
 }
 
 func (f *fixture) connect() {
 	f.t.Helper()
 	f.cmd = exec.Command(os.Args[0])
+	if bin := os.Getenv(binEnv); bin != "" {
+		f.cmd = exec.Command(bin, "mcp")
+	}
 	f.cmd.Dir, f.cmd.Env = f.root, f.environ()
 	f.cmd.Stderr = testLog{f.t}
 	client := mcp.NewClient(&mcp.Implementation{Name: "mnemo-test", Version: "1"}, nil)
