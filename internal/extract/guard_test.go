@@ -30,8 +30,12 @@ func longScript(n int) string {
 // failingLedger fails every call.
 type failingLedger struct{}
 
-func (failingLedger) Spent(context.Context, string) (int, error)   { return 0, errors.New("database is locked") }
-func (failingLedger) Record(context.Context, string, Usage) error { return errors.New("database is locked") }
+func (failingLedger) Spent(context.Context, string) (int, error) {
+	return 0, errors.New("database is locked")
+}
+func (failingLedger) Record(context.Context, string, Usage) error {
+	return errors.New("database is locked")
+}
 
 // emptyModel is a fake model that answers [] n times.
 func emptyModel(t *testing.T, n int) *fakeapi.Model {
