@@ -29,8 +29,9 @@ func typeCode(t memory.Type) byte {
 	return 0
 }
 
-// writeLengths rewrites the lengths row from the memories.
-func writeLengths(ctx context.Context, tx *sql.Tx) error {
+// writeLengths rewrites the lengths row from the memories, with the
+// generation of the sync that writes it.
+func writeLengths(ctx context.Context, tx *sql.Tx, gen int64) error {
 	rows, err := tx.QueryContext(ctx, "SELECT id, ntok, type FROM memories ORDER BY id")
 	if err != nil {
 		return err
@@ -56,7 +57,8 @@ func writeLengths(ctx context.Context, tx *sql.Tx) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, "INSERT OR REPLACE INTO lengths (k, docs, tokens, data) VALUES (1, ?, ?, ?)", docs, tokens, data)
+	_, err = tx.ExecContext(ctx, "INSERT OR REPLACE INTO lengths (k, docs, tokens, data, gen) VALUES (1, ?, ?, ?, ?)",
+		docs, tokens, data, gen)
 	return err
 }
 

@@ -77,12 +77,14 @@ CREATE VIRTUAL TABLE memories_inst USING fts5vocab (memories_fts, 'instance');
 
 -- What BM25 needs besides the occurrences: the number of memories, their
 -- total length, and for each row id three bytes: its length in words
--- (little-endian, at most 65535) and its type (see typeCode).
+-- (little-endian, at most 65535) and its type (see typeCode). gen counts
+-- the syncs that wrote, so that a sync sees whether another wrote meanwhile.
 CREATE TABLE lengths (
 	k      INTEGER PRIMARY KEY CHECK (k = 1),
 	docs   INTEGER NOT NULL,
 	tokens INTEGER NOT NULL,
-	data   BLOB    NOT NULL
+	data   BLOB    NOT NULL,
+	gen    INTEGER NOT NULL
 );
 
 -- How often each memory was recalled. Keyed by name, not row, so the

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -64,10 +66,31 @@ type change struct {
 // matches is not parsed. Rows of removed files are deleted. Sources not
 // named keep their rows. A missing folder holds no memories. All writes are
 // one transaction, and a sync that finds nothing changed writes nothing.
+//
+// Several processes may sync one index at once: a sync computes what
+// changed without the write lock, then checks under it that no other sync
+// wrote in between, and starts over when one did.
 func (db *DB) Sync(ctx context.Context, sources ...Source) (SyncStats, error) {
+	for range 5 {
+		st, err := db.sync(ctx, sources)
+		if !errors.Is(err, errRaced) {
+			return st, err
+		}
+	}
+	return SyncStats{}, fmt.Errorf("index: sync: other processes kept writing the index")
+}
+
+// errRaced says that another sync wrote between a diff and its apply.
+var errRaced = errors.New("another sync wrote the index")
+
+func (db *DB) sync(ctx context.Context, sources []Source) (SyncStats, error) {
 	var st SyncStats
 	var changes []change
 	var removed []int64
+	gen, err := generation(ctx, db.sql)
+	if err != nil {
+		return st, fmt.Errorf("index: sync: %w", err)
+	}
 	for _, src := range sources {
 		c, r, unchanged, problems, err := db.diff(ctx, src)
 		if err != nil {
@@ -92,10 +115,24 @@ func (db *DB) Sync(ctx context.Context, sources ...Source) (SyncStats, error) {
 		}
 	}
 	st.Removed = len(removed)
-	if err := db.apply(ctx, sources, changes, removed); err != nil {
+	if err := db.apply(ctx, gen, sources, changes, removed); errors.Is(err, errRaced) {
+		return st, err
+	} else if err != nil {
 		return SyncStats{Problems: st.Problems}, fmt.Errorf("index: sync: %w", err)
 	}
 	return st, nil
+}
+
+// generation returns the count of syncs that wrote the index.
+func generation(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (int64, error) {
+	var gen int64
+	err := q.QueryRowContext(ctx, "SELECT gen FROM lengths WHERE k = 1").Scan(&gen)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return gen, err
 }
 
 // diff compares one folder with the index: the files to write, the rows to
@@ -199,12 +236,17 @@ func loadOne(c *change) error {
 }
 
 // apply writes the changes and deletions in one transaction.
-func (db *DB) apply(ctx context.Context, sources []Source, changes []change, removed []int64) error {
+func (db *DB) apply(ctx context.Context, gen int64, sources []Source, changes []change, removed []int64) error {
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	if now, err := generation(ctx, tx); err != nil {
+		return err
+	} else if now != gen {
+		return errRaced
+	}
 	w, err := newWriter(ctx, tx)
 	if err != nil {
 		return err
@@ -223,7 +265,7 @@ func (db *DB) apply(ctx context.Context, sources []Source, changes []change, rem
 	if err := writeManifests(ctx, tx, sources); err != nil {
 		return err
 	}
-	if err := writeLengths(ctx, tx); err != nil {
+	if err := writeLengths(ctx, tx, gen+1); err != nil {
 		return err
 	}
 	return tx.Commit()

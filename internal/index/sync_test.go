@@ -2,10 +2,12 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -197,5 +199,56 @@ func TestSyncLinkContext(t *testing.T) {
 		if got := find(s.word); !slices.Equal(got, s.want) {
 			t.Errorf("%s: Search(%q) = %v, want %v", s.name, s.word, got, s.want)
 		}
+	}
+}
+
+// TestSyncConcurrent syncs one index from two handles at once, as a hook
+// and the MCP server would from two processes: neither fails, and the
+// index ends up with every file once.
+func TestSyncConcurrent(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), FileName)
+	dir := t.TempDir()
+	for i := range 100 {
+		writeFile(t, dir, fmt.Sprintf("m%03d.md", i), memFile(fmt.Sprintf("m%03d", i), "concurrent sync", "body"))
+	}
+	var dbs []*DB
+	for range 2 {
+		db, err := Open(ctx, path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		dbs = append(dbs, db)
+	}
+	errs := make(chan error, 2*5)
+	var wg sync.WaitGroup
+	for _, db := range dbs {
+		wg.Go(func() {
+			for range 5 {
+				_, err := db.Sync(ctx, Source{"project", dir})
+				errs <- err
+			}
+		})
+	}
+	for i := range 20 { // edits while the syncs run
+		writeFile(t, dir, fmt.Sprintf("m%03d.md", i), memFile(fmt.Sprintf("m%03d", i), "edited while syncing", "body"))
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Errorf("Sync: %v", err)
+		}
+	}
+	if _, err := dbs[0].Sync(ctx, Source{"project", dir}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := dbs[1].Count(ctx); err != nil || n != 100 {
+		t.Errorf("Count = %d, %v; want 100", n, err)
+	}
+	res, err := dbs[1].Search(ctx, WordQuery{Terms: []string{"edited"}, Weights: defaultWeights, Limit: 100})
+	if err != nil || len(res.Hits) != 20 {
+		t.Errorf("Search(edited) = %d hits, %v; want 20", len(res.Hits), err)
 	}
 }
