@@ -2,6 +2,7 @@ package index
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -282,35 +283,67 @@ type scored struct {
 }
 
 // topHits returns the limit best scores, best first, ties to the lower row,
-// each with the stems it holds.
+// each with the stems it holds. It keeps the best in a heap rather than
+// sorting every memory that matched.
 func topHits(score map[int64]scored, stems []string, limit int) []Hit {
-	type idScore struct {
-		id int64
-		s  float64
-	}
-	all := make([]idScore, 0, len(score))
+	h := &hitHeap{}
 	for id, s := range score {
-		if s.score > 0 {
-			all = append(all, idScore{id, s.score})
+		if s.score <= 0 {
+			continue
+		}
+		c := idScore{id, s.score}
+		if h.Len() < limit {
+			heap.Push(h, c)
+		} else if better(c, (*h)[0]) {
+			(*h)[0] = c
+			heap.Fix(h, 0)
 		}
 	}
-	slices.SortFunc(all, func(a, b idScore) int {
-		if c := cmp.Compare(b.s, a.s); c != 0 {
-			return c
+	best := []idScore(*h)
+	slices.SortFunc(best, func(a, b idScore) int {
+		if better(a, b) {
+			return -1
 		}
-		return cmp.Compare(a.id, b.id)
+		return 1
 	})
-	hits := make([]Hit, 0, min(limit, len(all)))
-	for _, a := range all[:min(limit, len(all))] {
-		h := Hit{ID: a.id, Score: a.s}
+	hits := make([]Hit, 0, len(best))
+	for _, a := range best {
+		hit := Hit{ID: a.id, Score: a.s}
 		for i, st := range stems {
 			if score[a.id].stems&(1<<i) != 0 {
-				h.Stems = append(h.Stems, st)
+				hit.Stems = append(hit.Stems, st)
 			}
 		}
-		hits = append(hits, h)
+		hits = append(hits, hit)
 	}
 	return hits
+}
+
+type idScore struct {
+	id int64
+	s  float64
+}
+
+// better reports whether a ranks before b: a higher score, or the lower row.
+func better(a, b idScore) bool {
+	if a.s != b.s {
+		return a.s > b.s
+	}
+	return a.id < b.id
+}
+
+// hitHeap is a heap with the worst of the best at its root.
+type hitHeap []idScore
+
+func (h hitHeap) Len() int           { return len(h) }
+func (h hitHeap) Less(i, j int) bool { return better(h[j], h[i]) }
+func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap) Push(x any)        { *h = append(*h, x.(idScore)) }
+func (h *hitHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // withHeads fills in the heads of hits; hits whose row is gone are dropped.
