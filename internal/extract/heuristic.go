@@ -26,10 +26,11 @@ const (
 	confCap        = 0.8  // the most any unremembered statement gets
 )
 
-// longPrompt is the length past which a prompt is taken to be a pasted
+// specPrompt is the length past which a prompt is taken to be a pasted
 // specification: its always/never/don't sentences describe the task, not
-// a lasting rule, unless the user asks to remember them.
-const longPrompt = 2000
+// a lasting rule, unless the user asks to remember them or says they last
+// ("from now on", "in this repo").
+const specPrompt = 1200
 
 // maxPerPrompt bounds the statements taken from one prompt.
 const maxPerPrompt = 4
@@ -100,10 +101,10 @@ func (h *Heuristic) statements(t, prev *transcript.Turn, ps paths) []Candidate {
 		if it.Kind != transcript.ItemUser || strings.HasPrefix(strings.TrimSpace(it.Text), "/") {
 			continue
 		}
-		long := utf8.RuneCountInString(it.Text) > longPrompt
+		spec := utf8.RuneCountInString(it.Text) > specPrompt && !h.rules.lasting.MatchString(lower(it.Text))
 		ss := sentences(it.Text)
 		corrected := prev != nil && acted(prev) && len(ss) > 0 && h.rules.correction.MatchString(lower(ss[0].text))
-		stmts := h.group(ss, long)
+		stmts := h.group(ss, spec)
 		for _, st := range stmts[:min(len(stmts), maxPerPrompt)] {
 			out = append(out, h.fromStatement(st, t, corrected, ps))
 		}
@@ -119,7 +120,7 @@ func (h *Heuristic) statements(t, prev *transcript.Turn, ps paths) []Candidate {
 // group classifies the sentences of a prompt and joins adjacent ones of
 // a kind that can be joined. "Remember that." on its own marks what the
 // prompt stated before it, or, when nothing was, what it states next.
-func (h *Heuristic) group(ss []sentence, long bool) []*statement {
+func (h *Heuristic) group(ss []sentence, spec bool) []*statement {
 	var stmts []*statement
 	var last *statement
 	pending := false
@@ -135,7 +136,7 @@ func (h *Heuristic) group(ss []sentence, long bool) []*statement {
 		}
 		k, rem := h.rules.classify(s.text)
 		rem = rem || pending
-		if k == kindNone || !rem && (h.rules.transient.MatchString(l) || long && k == kindDirective) {
+		if k == kindNone || !rem && (h.rules.transient.MatchString(l) || spec && k == kindDirective) {
 			last = nil
 			continue
 		}
@@ -171,7 +172,11 @@ func acted(t *transcript.Turn) bool {
 }
 
 func (h *Heuristic) fromStatement(st *statement, t *transcript.Turn, corrected bool, ps paths) Candidate {
-	text := tidy(strings.Join(st.sentences, " "))
+	text := strings.Join(st.sentences, " ")
+	if m := h.rules.correction.FindStringIndex(lower(text)); corrected && m != nil {
+		text = strings.TrimLeft(text[m[1]:], " ,.!:-") // "No, we only write…" states "We only write…"
+	}
+	text = tidy(text)
 	key := text
 	if m := h.rules.rememberLead.FindStringSubmatchIndex(lower(text)); m != nil && len(st.sentences) == 1 {
 		key = capitalize(strings.TrimSpace(text[m[2]:]))
@@ -196,11 +201,9 @@ func (h *Heuristic) fromStatement(st *statement, t *transcript.Turn, corrected b
 		c.Type, c.Category, c.Confidence = memory.TypeProject, CategoryConvention, confStated
 	case kindReference:
 		c.Type, c.Category, c.Confidence = memory.TypeReference, CategoryReference, confWeak
-	default: // kindDirective: about the project when it names something in it
-		c.Type, c.Category, c.Confidence = memory.TypeFeedback, CategoryPreference, confDirective
-		if h.rules.projectMarker.MatchString(lower(text)) {
-			c.Type, c.Category = memory.TypeProject, CategoryConvention
-		}
+	default: // kindDirective
+		c.Type, c.Category = h.ruleKind(text)
+		c.Confidence = confDirective
 	}
 	if corrected {
 		c.Confidence = min(c.Confidence+0.05, confCap)
@@ -211,6 +214,18 @@ func (h *Heuristic) fromStatement(st *statement, t *transcript.Turn, corrected b
 		c.Why = "the user asked to remember it in turn " + strconv.Itoa(t.Index)
 	}
 	return c
+}
+
+// ruleKind says whether an instruction is a convention of the project
+// (it names a path, a code identifier or a thing in code: errors, tests,
+// imports, logs…) or a preference about how the assistant works with the
+// user (show me, ask, explain), which is the default.
+func (h *Heuristic) ruleKind(text string) (memory.Type, string) {
+	l := lower(text)
+	if !h.rules.toUser.MatchString(l) && (h.rules.projectMarker.MatchString(l) || h.rules.codeNoun.MatchString(l)) {
+		return memory.TypeProject, CategoryConvention
+	}
+	return memory.TypeFeedback, CategoryPreference
 }
 
 // correctionOnly makes a candidate of a correction that states no rule
@@ -234,11 +249,12 @@ func (h *Heuristic) correctionOnly(ss []sentence, t, prev *transcript.Turn, ps p
 		return Candidate{}, false
 	}
 	text = tidy(text)
+	typ, cat := h.ruleKind(text)
 	return Candidate{
 		Description: describe(text),
 		Fact:        cutRunes(text, maxFactLen),
-		Type:        memory.TypeFeedback,
-		Category:    CategoryPreference,
+		Type:        typ,
+		Category:    cat,
 		Files:       h.files(text, ps),
 		Confidence:  confCorrection,
 		Why:         "the user corrected what the assistant did in turn " + strconv.Itoa(prev.Index),

@@ -237,7 +237,7 @@ func errorLines(excerpt string) (best, both string) {
 	}
 	var lines []scored
 	for line := range strings.SplitSeq(excerpt, "\n") {
-		line = strings.Trim(strings.TrimSpace(line), "[]> ")
+		line = shellPrefix(strings.Trim(strings.TrimSpace(line), "[]> "))
 		l := strings.ToLower(line)
 		if line == "" || strings.HasPrefix(l, "npm warn") || strings.HasPrefix(l, "warning") || strings.HasPrefix(l, "npm notice") || strings.HasPrefix(l, "... ") {
 			continue
@@ -273,4 +273,28 @@ func typedError(line string) bool {
 		return false
 	}
 	return strings.HasSuffix(head, "Error") || strings.HasSuffix(head, "Exception")
+}
+
+// shellPrefix removes what a shell puts before its own error messages:
+// "/bin/bash: line 1: ", "sh: 1: ", "(eval):1: ", "zsh:1: ".
+func shellPrefix(line string) string {
+	for _, sh := range []string{"/bin/bash:", "/usr/bin/bash:", "bash:", "/bin/sh:", "sh:", "zsh:", "(eval):"} {
+		rest, ok := strings.CutPrefix(line, sh)
+		if !ok {
+			continue
+		}
+		rest = strings.TrimSpace(rest)
+		if after, ok := strings.CutPrefix(rest, "line "); ok {
+			rest = after
+		}
+		i := 0
+		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+			i++
+		}
+		if i > 0 && i < len(rest) && rest[i] == ':' {
+			rest = rest[i+1:]
+		}
+		return strings.TrimSpace(rest)
+	}
+	return line
 }

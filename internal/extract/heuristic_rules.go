@@ -36,6 +36,7 @@ type rules struct {
 	reference     *regexp.Regexp
 	url           *regexp.Regexp
 	transient     *regexp.Regexp
+	lasting       *regexp.Regexp
 	correction    *regexp.Regexp
 	generalizes   *regexp.Regexp
 	newPoint      *regexp.Regexp
@@ -45,6 +46,8 @@ type rules struct {
 	notTodo       *regexp.Regexp
 	pathToken     *regexp.Regexp
 	projectMarker *regexp.Regexp
+	codeNoun      *regexp.Regexp
+	toUser        *regexp.Regexp
 }
 
 func newRules() *rules {
@@ -60,7 +63,7 @@ func newRules() *rules {
 		directive: re(`(?:^|[;:—]\s*|\s-\s|,\s*(?:and|but|so)\s+|\b(?:and|but|so)\s+)` + strings.TrimPrefix(lead, "^") +
 			`(?:always|never|don't|dont|do not|avoid|prefer|make sure (?:to|you)|be sure to|from now on|going forward|in (?:the )?future|no more|stop \w+ing|only ever|under no circumstances|use \S+(?: \S+)? (?:instead of|rather than|over|not)\b)` +
 			`|\b(?:you should|you must|you need to|you have to) (?:always|never)\b|\b(?:from now on|going forward|in (?:the )?future)\b|, (?:always|never)[.!]*$`),
-		notDirective: re(`\b(?:don't|dont|do not) (?:worry|bother|mind|know|think|understand|see|get|care|need|have|stop|forget to|hesitate|want|remember|like|believe|expect)\b`),
+		notDirective: re(`\bnever mind\b|\b(?:don't|dont|do not) (?:worry|bother|mind|know|think|understand|see|get|care|need|have|stop|forget to|hesitate|want|remember|like|believe|expect)\b`),
 		convention: re(`\bwe(?:'re| are)? (?:use|using|prefer|avoid)\b|\bwe (?:always|never) (?:use|write|run|put|keep|commit|deploy|ship|name|call|import|test|mock|squash|rebase|merge|tag|pin|vendor|prefix|format)\b` +
 			`|\bwe (?:only|don't|do not) (?:use|allow|support|commit|write|ship|deploy|put|import|run|call|mock|vendor|merge)\b|\bwe (?:should|must) (?:always|never)\b` +
 			`|\bour (?:convention|rule|policy|style|standard|approach)\b|\bthe convention (?:here |in this \w+ )?is\b` +
@@ -74,6 +77,7 @@ func newRules() *rules {
 		url:        re(`https?://\S+`),
 		transient: re(`\b(?:yet|for now|right now|this time|at the moment|for the moment|today|tonight|until (?:i|we)|anything else|just this once)\b` +
 			`|\b(?:in|for) this (?:pr|change|commit|task|session|ticket|step|one|file)\b`),
+		lasting:     re(`\b(?:from now on|going forward|in general|in this (?:repo|repository|project|codebase)|for (?:all|every) (?:future )?(?:sessions?|changes?)|as a rule|house rules?|our conventions?)\b`),
 		correction:  re(lead + `(?:no|nope|wrong|incorrect|not like that|not that|that's (?:wrong|not (?:right|it|what))|this is (?:wrong|not)|actually|instead|i said|i told you|i asked (?:you )?(?:to|for)|why did you|you shouldn't have|you should not have|don't do that|undo (?:that|this)|revert (?:that|this))\b[,.!:]?`),
 		generalizes: re(`\b(?:use|using|instead|should|shouldn't|not|don't|never|always|prefer|must|only)\b`),
 		newPoint:    re(`^(?:also|and also|another thing|one more thing|oh and|besides|separately|unrelated|btw|by the way)\b`),
@@ -84,6 +88,8 @@ func newRules() *rules {
 		todoHeading:   re(`^(?:#+\s*)?\**(?:next steps?|todo|todos|remaining(?: work)?|follow-?ups?|open questions|known issues|limitations|not done|left to do)\**:?\**$`),
 		notTodo:       re(`\b(?:would you like|do you want|let me know|if you (?:want|like|need)|you can now|feel free|shall i|should i)\b|\?$`),
 		pathToken:     re("(?:^|[\\s`'\"(])((?:\\.{0,2}/)?[\\w.@-]+(?:/[\\w.@-]+)*/?)"),
+		codeNoun:      re(`\b(?:errors?|exceptions?|tests?|functions?|components?|modules?|packages?|imports?|files?|folders?|directory|class(?:es)?|types?|interfaces?|variables?|logs?|logging|requests?|responses?|endpoints?|apis?|database|db|migrations?|quer(?:y|ies)|schemas?|tables?|commits?|branch(?:es)?|dependenc(?:y|ies)|lockfiles?|builds?|deploys?|releases?|config(?:uration)?|secrets?|handlers?|routes?|styles?|css|code|comments?|docs?|readme)\b`),
+		toUser:        re(`\b(?:me|my|i|ask|explain|tell|show|summari[sz]e|answer|reply|respond|confirm|check with)\b`),
 		projectMarker: re("`|\\bhere\\b|\\bthis (?:repo|repository|project|codebase)\\b|\\b[\\w.-]+/[\\w./-]*|\\b[\\w-]+\\.(?:go|ts|tsx|js|py|rs|rb|ex|exs|java|kt|swift|sql|yaml|yml|json|toml|md|sh|css|html)\\b"),
 	}
 }

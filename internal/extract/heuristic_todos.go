@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -42,9 +41,6 @@ func (h *Heuristic) todos(d *transcript.Digest, ps paths) []Candidate {
 		}
 		if !s.explicit {
 			c.Confidence = confCorrection
-		}
-		if len(c.Files) == 0 {
-			c.Files = editedIn(t, ps)
 		}
 		out = append(out, c)
 	}
@@ -91,6 +87,10 @@ func (h *Heuristic) openItems(text string) []openItem {
 		}
 		l := lower(trimmed)
 		if heading(trimmed) {
+			// "Done. Remaining work:" heads a list by its last sentence.
+			if i := strings.LastIndex(l, ". "); i >= 0 {
+				l = l[i+2:]
+			}
 			section = h.rules.todoHeading.MatchString(strings.Trim(l, "*_ "))
 			continue
 		}
@@ -122,23 +122,4 @@ func heading(line string) bool {
 		return true
 	}
 	return strings.HasSuffix(line, ":") && len(strings.Fields(line)) <= 4 && stripBullet(line) == line
-}
-
-// editedIn returns the files turn t edited or created, when there are
-// one to three of them: a TODO is most likely about those.
-func editedIn(t *transcript.Turn, ps paths) []string {
-	var out []string
-	for _, it := range t.Items {
-		c := it.Tool
-		if c == nil || c.Outcome != transcript.OutcomeOK || (c.Op != transcript.FileEdit && c.Op != transcript.FileCreate) {
-			continue
-		}
-		if p := ps.clean(c.Path); p != "" && !slices.Contains(out, p) {
-			out = append(out, p)
-		}
-	}
-	if len(out) > 3 {
-		return nil
-	}
-	return out
 }

@@ -12,6 +12,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -86,8 +87,11 @@ func (ps paths) clean(raw string) string {
 // or is a well-known file without one.
 func fileLike(p string) bool {
 	base := path.Base(p)
-	if path.Ext(base) != "" && !strings.HasPrefix(base, ".") || strings.HasPrefix(base, ".") && len(base) > 1 {
-		return true
+	if ext := path.Ext(base); ext != "" && ext != base && strings.IndexFunc(ext, unicode.IsLetter) >= 0 {
+		return true // main.go, web/package.json; not "3.8"
+	}
+	if strings.HasPrefix(base, ".") && len(base) > 1 && strings.IndexFunc(base, unicode.IsLetter) >= 0 {
+		return true // .env, .gitignore
 	}
 	switch base {
 	case "Makefile", "Dockerfile", "Justfile", "Procfile", "Gemfile", "Rakefile", "LICENSE", "Containerfile", "Vagrantfile":
