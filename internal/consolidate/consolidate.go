@@ -75,41 +75,76 @@ type match struct {
 	sim         float64
 }
 
-// Add consolidates one fact.
-func (c *Consolidator) Add(ctx context.Context, f Fact) (Outcome, error) {
+// A decision is what consolidation will do with one fact, decided before
+// anything is written (Add carries it out; Plan only reports it).
+type decision struct {
+	action Action
+	m      *memory.Memory // the fact as a memory
+	best   match          // the closest existing memory or draft
+}
+
+// decide normalizes f and decides its fate against the vaults and the
+// inbox, syncing the index first so that it sees what earlier facts of a
+// batch wrote.
+func (c *Consolidator) decide(ctx context.Context, f Fact) (decision, error) {
 	m, err := c.normalize(f)
 	if err != nil {
-		return Outcome{}, err
+		return decision{}, err
 	}
+	d := decision{m: m}
 	ws := words(m.Description + " " + m.Body)
 	for _, r := range c.Inbox.rejections() {
 		if jaccard(ws, r) >= duplicateAt {
-			return Outcome{Action: Rejected, Name: m.Name}, nil
+			d.action = Rejected
+			return d, nil
 		}
 	}
-	// The index must see what earlier facts of this batch wrote.
 	if _, err := c.Index.Sync(ctx, index.Source{Name: "project", Dir: c.Project.Dir}, index.Source{Name: "user", Dir: c.User.Dir}); err != nil {
-		return Outcome{}, err
+		return d, err
 	}
-	best, err := c.closest(ctx, m, ws)
+	if d.best, err = c.closest(ctx, m, ws); err != nil {
+		return d, err
+	}
+	best, auto := d.best, f.Confidence >= c.bar() && !f.FromToolOutput
+	switch {
+	case best.mem != nil && best.sim >= duplicateAt:
+		d.action = Duplicate
+	case best.mem != nil && best.sim >= topicAt && contradicts(best.mem.Description+" "+best.mem.Body, m.Description+" "+m.Body):
+		d.action = Contradiction
+	case best.mem != nil && best.sim >= refinementAt && (best.where == "inbox" || auto):
+		d.action = Refined
+	case auto:
+		d.action = Added
+	default:
+		d.action = Drafted
+	}
+	return d, nil
+}
+
+// Add consolidates one fact.
+func (c *Consolidator) Add(ctx context.Context, f Fact) (Outcome, error) {
+	d, err := c.decide(ctx, f)
 	if err != nil {
 		return Outcome{}, err
 	}
-	auto := f.Confidence >= c.bar() && !f.FromToolOutput
-	switch {
-	case best.mem != nil && best.sim >= duplicateAt:
+	m, best := d.m, d.best
+	switch d.action {
+	case Rejected:
+		return Outcome{Action: Rejected, Name: m.Name}, nil
+	case Duplicate:
 		return c.duplicate(ctx, best, m)
-	case best.mem != nil && best.sim >= topicAt && contradicts(best.mem.Description+" "+best.mem.Body, m.Description+" "+m.Body):
+	case Contradiction:
 		m.Body = strings.TrimRight(m.Body, "\n") + "\n\nContradicts [[" + best.name + "]]: review both.\n"
 		m.Why = strings.TrimSpace(m.Why + " Contradicts " + best.name + ", which was kept.")
 		o, err := c.draft(m)
 		o.Action, o.Existing, o.Similarity = Contradiction, best.name, best.sim
 		return o, err
-	case best.mem != nil && best.sim >= refinementAt && best.where != "inbox" && auto:
+	case Refined:
+		if best.where == "inbox" {
+			return c.refineDraft(best, m)
+		}
 		return c.refine(ctx, best, m)
-	case best.mem != nil && best.sim >= refinementAt && best.where == "inbox":
-		return c.refineDraft(best, m)
-	case auto:
+	case Added:
 		return c.add(ctx, m)
 	}
 	return c.draft(m)

@@ -3,7 +3,7 @@ package consolidate
 import (
 	"context"
 
-	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
 // Plan reports what [Consolidator.Add] would do with f, writing nothing:
@@ -12,42 +12,24 @@ import (
 // asking (the MCP remember tool, when the fact contradicts one) looks
 // first. The index is synced, as Add syncs it.
 func (c *Consolidator) Plan(ctx context.Context, f Fact) (Outcome, error) {
-	m, err := c.normalize(f)
+	d, err := c.decide(ctx, f)
 	if err != nil {
 		return Outcome{}, err
 	}
-	ws := words(m.Description + " " + m.Body)
-	for _, r := range c.Inbox.rejections() {
-		if jaccard(ws, r) >= duplicateAt {
-			return Outcome{Action: Rejected, Name: m.Name}, nil
-		}
+	o := Outcome{Action: d.action, Name: d.m.Name, Where: "inbox"}
+	if d.best.mem != nil {
+		o.Existing, o.Similarity = d.best.name, d.best.sim
 	}
-	if _, err := c.Index.Sync(ctx, index.Source{Name: "project", Dir: c.Project.Dir}, index.Source{Name: "user", Dir: c.User.Dir}); err != nil {
-		return Outcome{}, err
-	}
-	best, err := c.closest(ctx, m, ws)
-	if err != nil {
-		return Outcome{}, err
-	}
-	auto := f.Confidence >= c.bar() && !f.FromToolOutput
-	o := Outcome{Name: m.Name, Where: "inbox", Action: Drafted}
-	if best.mem != nil {
-		o.Existing, o.Similarity = best.name, best.sim
-	}
-	switch {
-	case best.mem != nil && best.sim >= duplicateAt:
-		o.Action, o.Name, o.Where = Duplicate, best.name, best.where
-	case best.mem != nil && best.sim >= topicAt && contradicts(best.mem.Description+" "+best.mem.Body, m.Description+" "+m.Body):
-		o.Action = Contradiction
-	case best.mem != nil && best.sim >= refinementAt && best.where != "inbox" && auto:
-		o.Action, o.Name, o.Where = Refined, best.name, best.where
-	case best.mem != nil && best.sim >= refinementAt && best.where == "inbox":
-		o.Action, o.Name = Refined, best.name
-	case auto:
-		o.Action, o.Where = Added, "project"
-		if m.Type == "user" {
+	switch d.action {
+	case Duplicate, Refined:
+		o.Name, o.Where = d.best.name, d.best.where
+	case Added:
+		o.Where = "project"
+		if d.m.Type == memory.TypeUser {
 			o.Where = "user"
 		}
+	case Rejected:
+		o.Where = ""
 	}
 	return o, nil
 }
