@@ -146,23 +146,11 @@ func (db *DB) search(ctx context.Context, stems []string, q WordQuery) (WordResu
 }
 
 // prune keeps the rarest stems while the memories holding them add up to
-// at most budget, and always the rarest one. Counting the memories that
-// hold a stem walks its postings, but several times faster than reading
-// its occurrences.
+// at most budget, and always the rarest one, by the df table's counts.
 func (db *DB) prune(ctx context.Context, tx *sql.Tx, stems []string, budget int) (kept, dropped []string, err error) {
-	stmt, err := db.stmt(ctx, "SELECT doc FROM memories_vocab WHERE term = ?")
+	df, err := db.docFreq(ctx, tx, stems)
 	if err != nil {
 		return nil, nil, err
-	}
-	st := tx.StmtContext(ctx, stmt)
-	defer st.Close()
-	df := make(map[string]int, len(stems))
-	for _, s := range stems {
-		var n int
-		if err := st.QueryRowContext(ctx, s).Scan(&n); err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return nil, nil, err
-		}
-		df[s] = n
 	}
 	order := slices.Clone(stems)
 	slices.SortStableFunc(order, func(a, b string) int { return cmp.Compare(df[a], df[b]) })

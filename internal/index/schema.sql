@@ -67,9 +67,13 @@ CREATE VIRTUAL TABLE memories_tri USING fts5 (
 INSERT INTO memories_fts (memories_fts, rank) VALUES ('hashsize', 33554432);
 INSERT INTO memories_tri (memories_tri, rank) VALUES ('hashsize', 33554432);
 
--- How many memories hold each stemmed word: a search drops the commonest
--- words of a long query, which cost the most and say the least.
-CREATE VIRTUAL TABLE memories_vocab USING fts5vocab (memories_fts, 'row');
+-- How many memories hold each stemmed word in their own text (see df.go):
+-- a search drops the commonest words of a query, which cost the most and
+-- say the least.
+CREATE TABLE df (
+	stem TEXT    PRIMARY KEY,
+	n    INTEGER NOT NULL
+) WITHOUT ROWID;
 -- Every occurrence of each stemmed word (row, column): Search computes
 -- BM25 from these in Go, several times faster than FTS5's bm25() under
 -- the pure-Go SQLite, which looks up each matching row's sizes.

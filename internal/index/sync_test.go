@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -250,5 +251,58 @@ func TestSyncConcurrent(t *testing.T) {
 	res, err := dbs[1].Search(ctx, WordQuery{Terms: []string{"edited"}, Weights: defaultWeights, Limit: 100})
 	if err != nil || len(res.Hits) != 20 {
 		t.Errorf("Search(edited) = %d hits, %v; want 20", len(res.Hits), err)
+	}
+}
+
+// TestSyncDocFreq checks that the df table counts, after adds, edits and
+// removals, what a recount from the rows gives.
+func TestSyncDocFreq(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	dir := t.TempDir()
+	src := Source{"project", dir}
+	steps := []func(){
+		func() {
+			writeFile(t, dir, "a.md", memFile("a", "Caching layers", "caches and queues"))
+			writeFile(t, dir, "b.md", memFile("b", "Queue workers", "queues retry"))
+			writeFile(t, dir, "c.md", memFile("c", "Retry policy", "retries back off"))
+		},
+		func() { writeFile(t, dir, "a.md", memFile("a", "Cache keys", "tenant ids")) },
+		func() { os.Remove(filepath.Join(dir, "b.md")) },
+		func() { os.Rename(filepath.Join(dir, "c.md"), filepath.Join(dir, "d.md")) },
+	}
+	for i, step := range steps {
+		step()
+		if _, err := db.Sync(ctx, src); err != nil {
+			t.Fatal(err)
+		}
+		want := make(map[string]int)
+		rows, err := db.sql.Query("SELECT name, description, body, tags, files FROM memories")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var n, d, b, tg, f string
+			rows.Scan(&n, &d, &b, &tg, &f)
+			for _, s := range stemSet(n, d, b, tg, f) {
+				want[s]++
+			}
+		}
+		rows.Close()
+		got := make(map[string]int)
+		rows, err = db.sql.Query("SELECT stem, n FROM df")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var s string
+			var n int
+			rows.Scan(&s, &n)
+			got[s] = n
+		}
+		rows.Close()
+		if !maps.Equal(got, want) {
+			t.Errorf("step %d: df = %v, want %v", i, got, want)
+		}
 	}
 }

@@ -27,6 +27,7 @@ type writer struct {
 	stale   []int64 // rows whose old row and search entries must go first
 	removed []int64 // rows of files that are gone
 	names   []string
+	df      map[string]int // changes to the df table
 	nextID  int64
 }
 
@@ -34,7 +35,7 @@ const memoryColumns = "id, source, name, size, mtime, hash, path, ntok, code, ty
 	"status, superseded_by, created, updated, description, tags, files, body, context"
 
 func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
-	w := &writer{}
+	w := &writer{df: make(map[string]int)}
 	if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) + 1 FROM memories").Scan(&w.nextID); err != nil {
 		return nil, err
 	}
@@ -49,6 +50,7 @@ type record struct {
 	row   []any // from ntok on, in memoryColumns order
 	links []string
 	files []string
+	stems []string // distinct, of its own text
 }
 
 func newRecord(name string, mtime int64, m *memory.Memory) *record {
@@ -64,6 +66,7 @@ func newRecord(name string, mtime int64, m *memory.Memory) *record {
 			m.Description, tags, paths, m.Body},
 		links: m.Links(),
 		files: files,
+		stems: stemSet(name, m.Description, m.Body, tags, paths),
 	}
 }
 
@@ -84,6 +87,9 @@ func (w *writer) add(c change) {
 	row := append([]any{id, c.source, c.name, c.size, c.mtime, c.hash, c.path}, c.rec.row...)
 	w.rows = append(w.rows, append(row, "")) // the context, filled in by contexts
 	w.targets = append(w.targets, c.rec.links)
+	for _, st := range c.rec.stems {
+		w.df[st]++
+	}
 	w.written = append(w.written, id)
 	w.names = append(w.names, c.name)
 	for _, l := range c.rec.links {
@@ -104,6 +110,9 @@ func (w *writer) write(ctx context.Context, tx *sql.Tx) error {
 			return fmt.Errorf("update stat: %w", err)
 		}
 	}
+	if err := w.forget(ctx, tx, slices.Concat(w.stale, w.removed)); err != nil {
+		return err
+	}
 	if len(w.stale) > 0 {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM memories WHERE id IN ("+idList(w.stale)+")"); err != nil {
 			return fmt.Errorf("delete edited rows: %w", err)
@@ -123,9 +132,12 @@ func (w *writer) write(ctx context.Context, tx *sql.Tx) error {
 		{"INSERT OR IGNORE INTO links (memory_id, target)", w.links},
 		{"INSERT OR IGNORE INTO anchors (memory_id, path, dir)", w.anchors},
 	} {
-		if err := insertBatches(ctx, tx, b.insert, b.rows); err != nil {
+		if err := insertBatches(ctx, tx, b.insert, b.rows, ""); err != nil {
 			return err
 		}
+	}
+	if err := w.writeDF(ctx, tx); err != nil {
+		return err
 	}
 	affected, err := w.updateContext(ctx, tx)
 	if err != nil {
@@ -270,8 +282,8 @@ func idsOf(ctx context.Context, tx *sql.Tx, query string, args []string) ([]int6
 }
 
 // insertBatches inserts rows (all of one width) with one statement per
-// batch of at most 500 values.
-func insertBatches(ctx context.Context, tx *sql.Tx, insert string, rows [][]any) error {
+// batch of at most 500 values; suffix ends each statement (ON CONFLICT ...).
+func insertBatches(ctx context.Context, tx *sql.Tx, insert string, rows [][]any, suffix string) error {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -284,7 +296,7 @@ func insertBatches(ctx context.Context, tx *sql.Tx, insert string, rows [][]any)
 		for _, r := range batch {
 			args = append(args, r...)
 		}
-		query := insert + " VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", len(batch)), ", ")
+		query := insert + " VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", len(batch)), ", ") + suffix
 		if _, err := tx.ExecContext(ctx, query, args...); err != nil {
 			return fmt.Errorf("%s: %w", insert, err)
 		}
