@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite testdata/eval/*.jsonl from the 
 // transcript beside it, as Claude Code would write it; -update rewrites
 // them.
 func TestEvalTranscripts(t *testing.T) {
-	scripts, _ := filepath.Glob("testdata/eval/*.txt")
+	scripts, _ := filepath.Glob("testdata/*/*.txt")
 	if len(scripts) == 0 {
 		t.Fatal("no session scripts in testdata/eval")
 	}
@@ -56,9 +56,9 @@ type labelledSession struct {
 	facts  []plantedFact
 }
 
-func evalSessions(t *testing.T) []labelledSession {
+func evalSessions(t *testing.T, set string) []labelledSession {
 	t.Helper()
-	scripts, _ := filepath.Glob("testdata/eval/*.txt")
+	scripts, _ := filepath.Glob(filepath.Join("testdata", set, "*.txt"))
 	var out []labelledSession
 	for _, path := range scripts {
 		src, _ := os.ReadFile(path)
@@ -67,7 +67,7 @@ func evalSessions(t *testing.T) []labelledSession {
 			t.Fatalf("%s: %v", path, err)
 		}
 		name := strings.TrimSuffix(filepath.Base(path), ".txt")
-		out = append(out, labelledSession{name, digestFile(t, filepath.Join("testdata", "eval", name+".jsonl")), s.facts})
+		out = append(out, labelledSession{name, digestFile(t, filepath.Join("testdata", set, name+".jsonl")), s.facts})
 	}
 	return out
 }
@@ -138,32 +138,39 @@ func (s score) String() string {
 }
 
 // TestHeuristicEval measures the heuristic extractor on the labelled
-// sessions of testdata/eval: precision (candidates that state a planted
-// fact), recall (planted facts stated by some candidate). It logs the
-// numbers and each miss and extra; it asserts only that nothing wrong
-// would be approved automatically.
+// sessions of testdata: eval, the set its rules were tuned on, and
+// holdout, written afterwards and not tuned against. Precision is the
+// share of candidates that state a planted fact, recall the share of
+// planted facts some candidate states. The test logs the numbers and each
+// miss and extra; it asserts only that nothing wrong would be approved
+// automatically.
 func TestHeuristicEval(t *testing.T) {
 	h := NewHeuristic(Config{})
-	var total score
-	for _, s := range evalSessions(t) {
-		cands, _, err := h.Extract(context.Background(), s.digest)
-		if err != nil {
-			t.Fatal(err)
-		}
-		missed, extra, other := total.add(s.facts, cands)
-		for _, c := range other {
-			t.Logf("%s: found as %s %q", s.name, c.Category, c.Description)
-		}
-		for _, f := range missed {
-			t.Logf("%s: missed %s fact %q", s.name, f.category, f.words)
-		}
-		for _, c := range extra {
-			t.Logf("%s: extra %s candidate %q (%.2f)", s.name, c.Category, c.Description, c.Confidence)
-		}
-	}
-	t.Logf("heuristic on %d labelled sessions: %s", len(evalSessions(t)), total)
-	if total.wrongAutoApproved > 0 {
-		t.Errorf("%d candidates that state no planted fact would be approved automatically", total.wrongAutoApproved)
+	for _, set := range []string{"eval", "holdout"} {
+		t.Run(set, func(t *testing.T) {
+			var total score
+			sessions := evalSessions(t, set)
+			for _, s := range sessions {
+				cands, _, err := h.Extract(context.Background(), s.digest)
+				if err != nil {
+					t.Fatal(err)
+				}
+				missed, extra, other := total.add(s.facts, cands)
+				for _, c := range other {
+					t.Logf("%s: found as %s %q", s.name, c.Category, c.Description)
+				}
+				for _, f := range missed {
+					t.Logf("%s: missed %s fact %q", s.name, f.category, f.words)
+				}
+				for _, c := range extra {
+					t.Logf("%s: extra %s candidate %q (%.2f)", s.name, c.Category, c.Description, c.Confidence)
+				}
+			}
+			t.Logf("heuristic on %d %s sessions: %s", len(sessions), set, total)
+			if total.wrongAutoApproved > 0 {
+				t.Errorf("%d candidates that state no planted fact would be approved automatically", total.wrongAutoApproved)
+			}
+		})
 	}
 }
 

@@ -27,6 +27,7 @@ type rules struct {
 	rememberIn    *regexp.Regexp
 	directive     *regexp.Regexp
 	notDirective  *regexp.Regexp
+	noVerb        *regexp.Regexp
 	convention    *regexp.Regexp
 	preference    *regexp.Regexp
 	decision      *regexp.Regexp
@@ -58,11 +59,12 @@ func newRules() *rules {
 		// "Remember that." / "Please remember this for next time!"
 		rememberOnly: re(lead + `(?:please\s+)?(?:remember|note|memori[sz]e|keep in mind|don't forget)\s*(?:that|this|it|these|those)?\s*(?:for (?:next time|the future|later|future sessions))?\s*[.!]*$`),
 		// "Remember that the staging DB is read-only." "Keep in mind: …"
-		rememberLead: re(lead + `(?:please\s+)?(?:remember|keep in mind|note for (?:the )?future|for future reference|don't forget|do not forget|make a note|memori[sz]e)(?:\s+(?:that|this))?\s*[:,]?\s+(.{6,})`),
+		rememberLead: re(lead + `(?:please\s+)?(?:remember|keep in mind|note for (?:the )?future|for future reference|(?:don't|do not) forget (?:that|this)|make a note|memori[sz]e)(?:\s+(?:that|this))?\s*[:,]?\s+(.{6,})`),
 		rememberIn:   re(`\b(?:please remember|remember (?:this|that)|keep (?:this|that) in mind|for future reference|for next time|note (?:this|that) for (?:next time|the future))\b`),
 		directive: re(`(?:^|[;:—]\s*|\s-\s|,\s*(?:and|but|so)\s+|\b(?:and|but|so)\s+)` + strings.TrimPrefix(lead, "^") +
 			`(?:always|never|don't|dont|do not|avoid|prefer|make sure (?:to|you)|be sure to|from now on|going forward|in (?:the )?future|no more|stop \w+ing|only ever|under no circumstances|use \S+(?: \S+)? (?:instead of|rather than|over|not)\b)` +
 			`|\b(?:you should|you must|you need to|you have to) (?:always|never)\b|\b(?:from now on|going forward|in (?:the )?future)\b|, (?:always|never)[.!]*$`),
+		noVerb:       re(`^(?:always|never) (?:the|a|an|this|that|these|those|my|your|our|same)\b`),
 		notDirective: re(`\bnever mind\b|\b(?:don't|dont|do not) (?:worry|bother|mind|know|think|understand|see|get|care|need|have|stop|forget to|hesitate|want|remember|like|believe|expect)\b`),
 		convention: re(`\bwe(?:'re| are)? (?:use|using|prefer|avoid)\b|\bwe (?:always|never) (?:use|write|run|put|keep|commit|deploy|ship|name|call|import|test|mock|squash|rebase|merge|tag|pin|vendor|prefix|format)\b` +
 			`|\bwe (?:only|don't|do not) (?:use|allow|support|commit|write|ship|deploy|put|import|run|call|mock|vendor|merge)\b|\bwe (?:should|must) (?:always|never)\b` +
@@ -111,7 +113,7 @@ func (r *rules) classify(s string) (k kind, remember bool) {
 		return kindPreference, remember
 	case r.convention.MatchString(l):
 		return kindConvention, remember
-	case r.directive.MatchString(l) && !r.notDirective.MatchString(l):
+	case r.directive.MatchString(l) && !r.notDirective.MatchString(l) && !r.noVerb.MatchString(l):
 		return kindDirective, remember
 	case r.url.MatchString(l) && r.reference.MatchString(l):
 		return kindReference, remember
