@@ -14,7 +14,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/recall"
 )
 
 // BenchmarkRecallRoundTrip times recall as Claude Code calls it: a
@@ -144,4 +146,40 @@ func synthQueries(n int) []string {
 		out[i] = strings.Join(ws, " ")
 	}
 	return out
+}
+
+// BenchmarkRecallInProcess times the same recall on the same vault with no
+// protocol in between: the part of the round trip that is the ranking itself.
+func BenchmarkRecallInProcess(b *testing.B) {
+	dir := b.TempDir()
+	for name, text := range synthVault(10_000) {
+		p := filepath.Join(dir, filepath.Base(name))
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	db, err := index.Open(ctx, filepath.Join(b.TempDir(), index.FileName), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Sync(ctx, index.Source{Name: "project", Dir: dir}); err != nil {
+		b.Fatal(err)
+	}
+	e := recall.New(db, recall.DefaultConfig())
+	queries := synthQueries(200)
+	var times []time.Duration
+	i := 0
+	for b.Loop() {
+		start := time.Now()
+		if _, err := e.Recall(ctx, recall.Query{Text: queries[i%len(queries)], Limit: 10, Now: now}); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(start))
+		i++
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(times[len(times)*99/100].Microseconds())/1000, "p99-ms")
 }

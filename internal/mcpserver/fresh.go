@@ -125,22 +125,47 @@ func (s *Server) syncLocked(ctx context.Context) error {
 	return nil
 }
 
-// recordRecall counts keys as recalled now, in the background: the
-// statistics only nudge later rankings, and a write transaction should not
-// hold up the answer. Close waits for it.
-func (s *Server) recordRecall(ctx context.Context, keys ...index.Key) {
+// statsDelay is how long recall statistics wait to be written, so that
+// the recalls of a burst share one write transaction.
+const statsDelay = 2 * time.Second
+
+// recordRecall counts keys as recalled now. The write happens after the
+// answer, batched with the other recalls of the next statsDelay: the
+// statistics only nudge later rankings, and a write transaction per call
+// would hold up the answers. Close writes what is pending.
+func (s *Server) recordRecall(keys ...index.Key) {
 	if len(keys) == 0 {
 		return
 	}
-	db, done, err := s.index(ctx)
-	if err != nil {
+	s.statsMu.Lock()
+	defer s.statsMu.Unlock()
+	s.pending = append(s.pending, keys...)
+	s.pendingAt = s.cfg.Now()
+	if s.statsTimer == nil {
+		s.background.Add(1)
+		s.statsTimer = time.AfterFunc(statsDelay, func() {
+			defer s.background.Done()
+			s.flushStats()
+		})
+	}
+}
+
+// flushStats writes the pending recall statistics.
+func (s *Server) flushStats() {
+	s.statsMu.Lock()
+	keys, now := s.pending, s.pendingAt
+	s.pending, s.statsTimer = nil, nil
+	s.statsMu.Unlock()
+	if len(keys) == 0 {
 		return
 	}
-	now := s.cfg.Now()
-	s.background.Go(func() {
-		defer done()
-		if err := db.RecordRecall(context.Background(), now, keys...); err != nil {
-			s.cfg.Log.Warn("recall statistics", "err", err)
-		}
-	})
+	db, done, err := s.index(context.Background())
+	if err != nil {
+		s.cfg.Log.Warn("recall statistics", "err", err)
+		return
+	}
+	defer done()
+	if err := db.RecordRecall(context.Background(), now, keys...); err != nil {
+		s.cfg.Log.Warn("recall statistics", "err", err)
+	}
 }

@@ -104,7 +104,7 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (
 	if out.LinkedFrom, err = linkedFrom(ctx, db, index.Key{Source: f.where, Name: m.Name}); err != nil {
 		return nil, out, err
 	}
-	s.recordRecall(ctx, index.Key{Source: f.where, Name: m.Name})
+	s.recordRecall(index.Key{Source: f.where, Name: m.Name})
 	return text("%s", getText(out)), out, nil
 }
 

@@ -133,7 +133,7 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in recallIn
 		out.Memories = append(out.Memories, s.recalledOf(p))
 		keys = append(keys, p.Key)
 	}
-	s.recordRecall(ctx, keys...)
+	s.recordRecall(keys...)
 	return text("%s", recallText(q.Text, out)), out, nil
 }
 

@@ -60,9 +60,15 @@ type Server struct {
 	watch  watcher     // reports changes to the vault folders
 	closed bool
 
-	background sync.WaitGroup // statistics written after the answer; Close waits for them
-	forgetMu   sync.Mutex     // serializes appends to forgotten.jsonl
-	hashes     hashCache      // verify's file hashes, for the server's lifetime
+	background sync.WaitGroup // the statistics timer; Close waits for it
+
+	statsMu    sync.Mutex // guards following
+	pending    []index.Key
+	pendingAt  time.Time
+	statsTimer *time.Timer
+
+	forgetMu sync.Mutex // serializes appends to forgotten.jsonl
+	hashes   hashCache  // verify's file hashes, for the server's lifetime
 }
 
 // New returns a server with every tool and resource registered.
@@ -126,6 +132,13 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSessi
 // Close releases the index and the folder watch. The server answers no
 // more calls after it.
 func (s *Server) Close() error {
+	s.statsMu.Lock()
+	t := s.statsTimer
+	s.statsMu.Unlock()
+	if t != nil && t.Stop() {
+		s.background.Done() // the timer will not run: write now
+		s.flushStats()
+	}
 	s.background.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()

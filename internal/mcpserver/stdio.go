@@ -111,12 +111,44 @@ type countingWriter struct {
 func (cw *countingWriter) Write(p []byte) (int, error) {
 	n, err := cw.w.Write(p)
 	lines(&cw.partial, p[:n], func(line []byte) {
-		var m message
-		if json.Unmarshal(line, &m) == nil && m.Method == "" && len(m.ID) > 0 {
-			cw.d.add(-1) // an answer
+		if isResponse(line) {
+			cw.d.add(-1)
 		}
 	})
 	return n, err
 }
 
 func (cw *countingWriter) Close() error { return nil }
+
+// isResponse reports whether a message is an answer: it has an id and a
+// result or an error. It reads the top-level keys only as far as it needs
+// to, since an answer may be long and the SDK writes its id first.
+func isResponse(line []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	id, answer := false, false
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch t {
+		case "method":
+			return false
+		case "result", "error":
+			answer = true
+		case "id":
+			id = true
+		}
+		if id && answer {
+			return true
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return false
+		}
+	}
+	return false
+}
