@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/staleness"
 )
 
 // DefaultIdleRelease is how long the server keeps the index open after
@@ -168,4 +169,32 @@ func (s *Server) flushStats() {
 	if err := db.RecordRecall(context.Background(), now, keys...); err != nil {
 		s.cfg.Log.Warn("recall statistics", "err", err)
 	}
+}
+
+// verdictsTTL is how long the stored verification verdicts are used
+// before they are read again: they change when someone runs verify, which
+// is rare, and reading them all on every recall would cost more than the
+// recall.
+const verdictsTTL = 30 * time.Second
+
+// suspects returns what the stored verdicts say is suspect, for ranking.
+func (s *Server) suspects(ctx context.Context, db *index.DB) func(index.Key) (string, bool) {
+	s.verdictsMu.Lock()
+	defer s.verdictsMu.Unlock()
+	if s.verdicts == nil || time.Since(s.verdictsAt) > verdictsTTL {
+		v, err := db.Verdicts(ctx)
+		if err != nil {
+			s.cfg.Log.Warn("verdicts", "err", err)
+			v = map[index.Key]index.Verdict{}
+		}
+		s.verdicts, s.verdictsAt = v, time.Now()
+	}
+	return staleness.SuspectFunc(s.verdicts)
+}
+
+// forgetVerdicts makes the next recall read the verdicts again.
+func (s *Server) forgetVerdicts() {
+	s.verdictsMu.Lock()
+	s.verdicts = nil
+	s.verdictsMu.Unlock()
 }

@@ -109,7 +109,9 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in recallIn
 	}
 	defer done()
 	q.Limit = start + limit + 5 // room for the confidence filter, and to know whether more follow
-	results, err := recall.New(db, recall.DefaultConfig()).Recall(ctx, q)
+	cfg := recall.DefaultConfig()
+	cfg.Suspect = s.suspects(ctx, db) // what the last verify found: ranked lower, and said
+	results, err := recall.New(db, cfg).Recall(ctx, q)
 	if err != nil {
 		return nil, out, err
 	}
@@ -193,6 +195,9 @@ func (s *Server) recalledOf(p recall.Packed) recalled {
 		if m, err := s.vaultOf(p.Source).Load(p.Name); err == nil {
 			r.Stale = staleness.Changed(s.cfg.Root, m)
 		}
+	}
+	if len(r.Stale) == 0 && p.Why.Suspect != "" {
+		r.Stale = strings.Split(p.Why.Suspect, "; ") // what the last verify found
 	}
 	return r
 }

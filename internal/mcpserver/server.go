@@ -67,8 +67,11 @@ type Server struct {
 	pendingAt  time.Time
 	statsTimer *time.Timer
 
+	verdictsMu sync.Mutex // guards following
+	verdicts   map[index.Key]index.Verdict
+	verdictsAt time.Time
+
 	forgetMu sync.Mutex // serializes appends to forgotten.jsonl
-	hashes   hashCache  // verify's file hashes, for the server's lifetime
 }
 
 // New returns a server with every tool and resource registered.

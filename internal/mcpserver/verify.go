@@ -3,12 +3,13 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/staleness"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
@@ -52,29 +53,33 @@ func (s *Server) addVerify() {
 
 func (s *Server) verify(ctx context.Context, _ *mcp.CallToolRequest, in verifyInput) (*mcp.CallToolResult, verifyOutput, error) {
 	out := verifyOutput{Results: []verdict{}}
-	v := &staleness.Verifier{Root: s.cfg.Root, InGit: s.cfg.InGit, Head: s.cfg.Head(ctx), Cache: &s.hashes, GrepBudget: 2 * time.Second}
+	start, err := offset(in.Cursor)
+	if err != nil {
+		return nil, out, err
+	}
+	var todo []found
 	if in.Name != "" {
 		f, err := s.find(in.Name)
 		if err != nil {
 			return nil, out, err
 		}
-		r := v.Verify(ctx, f.m)
-		out.count(r.State)
-		out.Results = append(out.Results, verdict{Name: f.m.Name, Vault: f.where, State: string(r.State), Reasons: r.Reasons, Renames: r.Renames})
-		return text("%s", verifyText(out)), out, nil
+		todo = append(todo, f)
+	} else {
+		for _, where := range []string{"project", "user"} {
+			for _, e := range s.entries(s.vaultOf(where)) {
+				todo = append(todo, found{where: where, v: s.vaultOf(where), m: e.Memory})
+			}
+		}
 	}
-	start, err := offset(in.Cursor)
+	all, err := s.check(ctx, todo)
 	if err != nil {
 		return nil, out, err
 	}
 	var suspect []verdict
-	for _, where := range []string{"project", "user"} {
-		for _, e := range s.entries(s.vaultOf(where)) {
-			r := v.Verify(ctx, e.Memory)
-			out.count(r.State)
-			if r.State == staleness.Suspect {
-				suspect = append(suspect, verdict{Name: e.Name, Vault: where, State: string(r.State), Reasons: r.Reasons, Renames: r.Renames})
-			}
+	for _, v := range all {
+		out.count(staleness.State(v.State))
+		if in.Name != "" || v.State == string(staleness.Suspect) {
+			suspect = append(suspect, v)
 		}
 	}
 	end := min(start+verifyShown, len(suspect))
@@ -97,6 +102,44 @@ func (o *verifyOutput) count(st staleness.State) {
 	}
 }
 
+// check verifies memories with the index's hash cache and stores the
+// verdicts that changed, as 'mnemo verify' does, so that recall, the hooks
+// and the CLI rank and list suspects alike.
+func (s *Server) check(ctx context.Context, todo []found) ([]verdict, error) {
+	db, done, err := s.index(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	cache, err := db.HashCache(ctx)
+	if err != nil {
+		return nil, err
+	}
+	old, err := db.Verdicts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v := &staleness.Verifier{Root: s.cfg.Root, InGit: s.cfg.InGit, Head: s.cfg.Head(ctx), Cache: cache, GrepBudget: 2 * time.Second}
+	var out []verdict
+	var changed []index.Verdict
+	for _, f := range todo {
+		r := v.Verify(ctx, f.m)
+		out = append(out, verdict{Name: f.m.Name, Vault: f.where, State: string(r.State), Reasons: r.Reasons, Renames: r.Renames})
+		key := index.Key{Source: f.where, Name: f.m.Name}
+		if o, ok := old[key]; !ok || o.State != string(r.State) || !slices.Equal(o.Reasons, r.Reasons) {
+			changed = append(changed, index.Verdict{Key: key, State: string(r.State), Reasons: r.Reasons})
+		}
+	}
+	if err := cache.Save(ctx); err != nil {
+		return nil, err
+	}
+	if err := db.SetVerdicts(ctx, s.cfg.Now(), changed...); err != nil {
+		return nil, err
+	}
+	s.forgetVerdicts()
+	return out, nil
+}
+
 // verifyText renders an answer for clients that show text.
 func verifyText(o verifyOutput) string {
 	var b strings.Builder
@@ -113,54 +156,6 @@ func verifyText(o verifyOutput) string {
 	}
 	return b.String()
 }
-
-// A hashCache is the verifier's cache for the server's lifetime: file
-// hashes by path, size and modification time, and identifier lookups by
-// commit. It is safe for concurrent use.
-type hashCache struct {
-	mu     sync.Mutex // guards following
-	hashes map[string]cachedHash
-	idents map[[2]string]bool
-}
-
-type cachedHash struct {
-	size, mtime int64
-	hash        string
-}
-
-func (c *hashCache) Hash(path string, size, mtime int64) (string, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	h, ok := c.hashes[path]
-	return h.hash, ok && h.size == size && h.mtime == mtime
-}
-
-func (c *hashCache) PutHash(path string, size, mtime int64, hash string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.hashes == nil {
-		c.hashes = make(map[string]cachedHash)
-	}
-	c.hashes[path] = cachedHash{size, mtime, hash}
-}
-
-func (c *hashCache) Ident(ident, head string) (found, ok bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	found, ok = c.idents[[2]string{ident, head}]
-	return found, ok
-}
-
-func (c *hashCache) PutIdent(ident, head string, found bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.idents == nil {
-		c.idents = make(map[[2]string]bool)
-	}
-	c.idents[[2]string{ident, head}] = found
-}
-
-var _ staleness.Cache = (*hashCache)(nil)
 
 // entries lists a vault, logging the files it skipped.
 func (s *Server) entries(v *vault.Vault) []vault.Entry {

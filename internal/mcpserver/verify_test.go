@@ -33,6 +33,13 @@ func TestVerify(t *testing.T) {
 	if len(all.Results) != 1 || all.Results[0].Name != a.Name || !strings.Contains(strings.Join(all.Results[0].Reasons, " "), "internal/auth/service.go changed") {
 		t.Errorf("verify() results = %+v, want %s suspect", all.Results, a.Name)
 	}
+	// The verdict is stored: recall ranks the suspect memory lower and says why.
+	var rec recallOut
+	f.ok("recall", map[string]any{"query": "authentication"}, &rec)
+	if len(rec.Memories) == 0 || !strings.Contains(rec.Memories[0].Why, "suspect") {
+		t.Errorf("recall after verify = %+v, want the memory marked suspect", rec.Memories)
+	}
+
 	var one verifyOut
 	f.ok("verify", map[string]any{"name": b.Name}, &one)
 	if len(one.Results) != 1 || one.Results[0].State != "fresh" {
