@@ -129,28 +129,7 @@ type toolResult struct {
 // prints, and the exit code of a tool error.
 func TestMCPInspector(t *testing.T) {
 	in := newInspector(t)
-	var list struct {
-		Result struct {
-			Tools []struct {
-				Name        string `json:"name"`
-				Description string `json:"description"`
-				InputSchema struct {
-					Properties map[string]json.RawMessage `json:"properties"`
-				} `json:"inputSchema"`
-			} `json:"tools"`
-		} `json:"result"`
-	}
-	if code := in.call(&list, "--method", "tools/list"); code != 0 {
-		t.Fatalf("tools/list exited %d", code)
-	}
-	var names []string
-	for _, tool := range list.Result.Tools {
-		names = append(names, tool.Name)
-	}
-	slices.Sort(names)
-	if want := []string{"forget", "get", "list", "memory", "recall", "remember", "update", "verify"}; !slices.Equal(names, want) {
-		t.Errorf("tools/list = %v, want %v", names, want)
-	}
+	checkToolsList(t, in)
 
 	var remembered toolResult
 	in.call(&remembered, "--method", "tools/call", "--tool-name", "remember", "--tool-args-json",
@@ -200,6 +179,33 @@ func TestMCPInspector(t *testing.T) {
 	var none toolResult
 	if code := in.call(&none, "--method", "tools/call", "--tool-name", "get", "--tool-arg", "name="+rem.Name); code != 5 {
 		t.Errorf("get of a forgotten memory exited %d, want 5 (tool error)", code)
+	}
+}
+
+// checkToolsList asks the Inspector for tools/list and checks the names.
+func checkToolsList(t *testing.T, in *inspector) {
+	t.Helper()
+	var list struct {
+		Result struct {
+			Tools []struct {
+				Name        string `json:"name"`
+				Description string `json:"description"`
+				InputSchema struct {
+					Properties map[string]json.RawMessage `json:"properties"`
+				} `json:"inputSchema"`
+			} `json:"tools"`
+		} `json:"result"`
+	}
+	if code := in.call(&list, "--method", "tools/list"); code != 0 {
+		t.Fatalf("tools/list exited %d", code)
+	}
+	var names []string
+	for _, tool := range list.Result.Tools {
+		names = append(names, tool.Name)
+	}
+	slices.Sort(names)
+	if want := []string{"forget", "get", "list", "memory", "recall", "remember", "update", "verify"}; !slices.Equal(names, want) {
+		t.Errorf("tools/list = %v, want %v", names, want)
 	}
 }
 

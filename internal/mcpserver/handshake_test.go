@@ -13,9 +13,7 @@ import (
 )
 
 // TestHandshake checks what Claude Code sees on connecting: the server's
-// name and instructions within 2 KB, and each tool with a description
-// within 2 KB, its annotations, an input schema naming the aliases models
-// use, and an output schema (except the memory tool, which answers text).
+// name, its instructions within 2 KB, its capabilities.
 func TestHandshake(t *testing.T) {
 	f := newFixture(t, nil)
 	init := f.session.InitializeResult()
@@ -33,7 +31,13 @@ func TestHandshake(t *testing.T) {
 	if init.Capabilities.Tools == nil || init.Capabilities.Resources == nil {
 		t.Errorf("capabilities = %+v, want tools and resources", init.Capabilities)
 	}
+}
 
+// TestToolsList checks each tool as tools/list shows it: a description
+// within 2 KB, its annotations, an input schema naming the aliases models
+// use, and an output schema (except the memory tool, which answers text).
+func TestToolsList(t *testing.T) {
+	f := newFixture(t, nil)
 	res, err := f.session.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
