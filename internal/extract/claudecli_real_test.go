@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,21 +38,7 @@ func realClaude(t *testing.T) string {
 // left in ~/.claude/projects.
 func TestClaudeCLIReal(t *testing.T) {
 	bin := realClaude(t)
-	home := t.TempDir()
-	markers := t.TempDir()
-	hook := func(name string) any {
-		return []any{map[string]any{"hooks": []any{map[string]any{"type": "command",
-			"command": "echo \"" + name + " MNEMO_CHILD=$MNEMO_CHILD\" >> " + filepath.Join(markers, "hooks")}}}}
-	}
-	settings := map[string]any{"hooks": map[string]any{
-		"SessionStart": hook("SessionStart"), "UserPromptSubmit": hook("UserPromptSubmit"),
-		"Stop": hook("Stop"), "SessionEnd": hook("SessionEnd"), "PreCompact": hook("PreCompact"),
-	}}
-	writeJSON(t, filepath.Join(home, ".claude", "settings.json"), settings)
-	writeJSON(t, filepath.Join(home, ".claude.json"), map[string]any{"mcpServers": map[string]any{
-		"spy": map[string]any{"type": "stdio", "command": "sh", "args": []string{"-c", "touch " + filepath.Join(markers, "mcp") + "; sleep 5"}},
-	}})
-
+	home, markers := spyHome(t)
 	model := fakeapi.New(t, fakeapi.Reply{Text: goodReply})
 	cfg := testConfig(ProviderClaudeCLI, "")
 	cfg.APIKey = ""
@@ -113,12 +100,60 @@ func TestClaudeCLIReal(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(markers, "mcp")); err == nil {
 		t.Errorf("the user's MCP server started in the child session")
 	}
+	if n := transcripts(home); n > 0 {
+		t.Errorf("the child session left %d transcripts in ~/.claude/projects", n)
+	}
+
+	// The control: the same claude, home and environment without the
+	// isolation flags fires the hooks and leaves a transcript, so the
+	// checks above can fail.
+	cmd := exec.Command(bin, "-p", "hello", "--output-format", "json")
+	cmd.Dir, cmd.Env = t.TempDir(), env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("control run: %v\n%s", err, out)
+	}
+	if data, err := os.ReadFile(filepath.Join(markers, "hooks")); err != nil || !strings.Contains(string(data), "SessionStart") {
+		t.Errorf("control run: no SessionStart hook fired (%v); the spy does not work", err)
+	}
+	if transcripts(home) == 0 {
+		t.Errorf("control run: no transcript written; the transcript check does not work")
+	}
+	if _, err := os.Stat(filepath.Join(markers, "mcp")); err != nil {
+		t.Errorf("control run: the user's MCP server did not start; the MCP check does not work")
+	}
+}
+
+// transcripts counts the transcripts under home's ~/.claude/projects.
+func transcripts(home string) int {
+	n := 0
 	filepath.WalkDir(filepath.Join(home, ".claude", "projects"), func(p string, e fs.DirEntry, err error) error {
 		if err == nil && strings.HasSuffix(p, ".jsonl") {
-			t.Errorf("the child session left a transcript: %s", p)
+			n++
 		}
 		return nil
 	})
+	return n
+}
+
+// spyHome makes a home folder whose Claude Code settings would leave a
+// marker in the returned folder if any hook fired or the user's MCP
+// server started.
+func spyHome(t *testing.T) (home, markers string) {
+	t.Helper()
+	home, markers = t.TempDir(), t.TempDir()
+	hook := func(name string) any {
+		return []any{map[string]any{"hooks": []any{map[string]any{"type": "command",
+			"command": "echo \"" + name + " MNEMO_CHILD=$MNEMO_CHILD\" >> " + filepath.Join(markers, "hooks")}}}}
+	}
+	settings := map[string]any{"hooks": map[string]any{
+		"SessionStart": hook("SessionStart"), "UserPromptSubmit": hook("UserPromptSubmit"),
+		"Stop": hook("Stop"), "SessionEnd": hook("SessionEnd"), "PreCompact": hook("PreCompact"),
+	}}
+	writeJSON(t, filepath.Join(home, ".claude", "settings.json"), settings)
+	writeJSON(t, filepath.Join(home, ".claude.json"), map[string]any{"mcpServers": map[string]any{
+		"spy": map[string]any{"type": "stdio", "command": "sh", "args": []string{"-c", "touch " + filepath.Join(markers, "mcp") + "; sleep 1"}},
+	}})
+	return home, markers
 }
 
 func writeJSON(t *testing.T, path string, v any) {

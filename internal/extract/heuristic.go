@@ -261,12 +261,10 @@ func (h *Heuristic) correctionOnly(ss []sentence, t, prev *transcript.Turn, ps p
 	}, true
 }
 
-// manifests are the files a convention about a folder is anchored to.
-var manifests = []string{"package.json", "go.mod", "Cargo.toml", "pyproject.toml", "mix.exs", "Gemfile", "pom.xml", "build.gradle", "composer.json"}
-
 // files returns the paths text mentions that are files under the cwd; a
 // folder it mentions stands for its package manifest, when it has one.
 func (h *Heuristic) files(text string, ps paths) []string {
+	manifests := []string{"package.json", "go.mod", "Cargo.toml", "pyproject.toml", "mix.exs", "Gemfile", "pom.xml", "build.gradle", "composer.json"}
 	var out []string
 	add := func(p string) {
 		if p != "" && !slices.Contains(out, p) && len(out) < maxFiles {

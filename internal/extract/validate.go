@@ -184,11 +184,7 @@ func parseItem(raw json.RawMessage, ps paths) (Candidate, []string) {
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
 		return Candidate{}, []string{": is not a JSON object"}
 	}
-	var c Candidate
-	var problems []string
-	bad := func(field, format string, args ...any) {
-		problems = append(problems, "."+field+": "+fmt.Sprintf(format, args...))
-	}
+	it := &item{obj: obj}
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
 		keys = append(keys, k)
@@ -196,68 +192,81 @@ func parseItem(raw json.RawMessage, ps paths) (Candidate, []string) {
 	slices.Sort(keys)
 	for _, k := range keys {
 		if !slices.Contains(wireKeys, k) {
-			bad(k, "unknown key; the keys are %s", strings.Join(wireKeys, ", "))
+			it.bad(k, "unknown key; the keys are %s", strings.Join(wireKeys, ", "))
 		}
 	}
-	str := func(field string, required bool) string {
-		v, ok := obj[field]
-		if !ok || isNull(v) {
-			if required {
-				bad(field, "missing")
-			}
-			return ""
-		}
-		var s string
-		if json.Unmarshal(v, &s) != nil {
-			bad(field, "must be a string")
-			return ""
-		}
-		s = strings.TrimSpace(s)
-		if required && s == "" {
-			bad(field, "is empty")
-		}
-		return s
-	}
-
-	c.Name = strings.ToLower(str("name", false))
+	var c Candidate
+	c.Name = strings.ToLower(it.str("name", false))
 	if !memory.ValidName(c.Name) {
 		c.Name = ""
 	}
-	c.Description = str("description", true)
+	c.Description = it.str("description", true)
 	switch n := utf8.RuneCountInString(c.Description); {
 	case strings.ContainsAny(c.Description, "\r\n"):
-		bad("description", "must be one line")
+		it.bad("description", "must be one line")
 	case n > memory.MaxDescriptionLen:
-		bad("description", "is %d characters, at most %d", n, memory.MaxDescriptionLen)
+		it.bad("description", "is %d characters, at most %d", n, memory.MaxDescriptionLen)
 	}
-	c.Fact = str("fact", true)
+	c.Fact = it.str("fact", true)
 	if n := utf8.RuneCountInString(c.Fact); n > maxFactLen {
-		bad("fact", "is %d characters, at most %d: one fact in a few sentences", n, maxFactLen)
+		it.bad("fact", "is %d characters, at most %d: one fact in a few sentences", n, maxFactLen)
 	}
-	c.Why = str("why", false)
+	c.Why = it.str("why", false)
 	if n := utf8.RuneCountInString(c.Why); n > maxWhyLen {
-		bad("why", "is %d characters, at most %d", n, maxWhyLen)
+		it.bad("why", "is %d characters, at most %d", n, maxWhyLen)
 	}
-	if t := memory.Type(strings.ToLower(str("type", true))); t != "" {
-		if !t.Valid() {
-			bad("type", "%q is not one of user, feedback, project, reference", t)
-		}
-		c.Type = t
-	}
-	if cat := strings.ToLower(str("category", true)); cat != "" {
-		if !slices.Contains(Categories, cat) {
-			bad("category", "%q is not one of %s", cat, strings.Join(Categories, ", "))
-		}
-		c.Category = cat
-	}
-	c.Confidence = parseConfidence(obj["confidence"], bad)
-	c.Files = parseFiles(obj["files"], ps, bad)
+	c.Type = memory.Type(it.enum("type", func(v string) bool { return memory.Type(v).Valid() }, "user, feedback, project, reference"))
+	c.Category = it.enum("category", func(v string) bool { return slices.Contains(Categories, v) }, strings.Join(Categories, ", "))
+	c.Confidence = parseConfidence(obj["confidence"], it.bad)
+	c.Files = parseFiles(obj["files"], ps, it.bad)
 	if v, ok := obj["from_tool_output"]; ok && !isNull(v) {
 		if json.Unmarshal(v, &c.FromToolOutput) != nil {
-			bad("from_tool_output", "must be true or false")
+			it.bad("from_tool_output", "must be true or false")
 		}
 	}
-	return c, problems
+	return c, it.problems
+}
+
+// An item is one object of a reply being validated, and its problems.
+type item struct {
+	obj      map[string]json.RawMessage
+	problems []string
+}
+
+func (it *item) bad(field, format string, args ...any) {
+	it.problems = append(it.problems, "."+field+": "+fmt.Sprintf(format, args...))
+}
+
+// str returns a string field, trimmed; a required one must be there and
+// not blank.
+func (it *item) str(field string, required bool) string {
+	v, ok := it.obj[field]
+	if !ok || isNull(v) {
+		if required {
+			it.bad(field, "missing")
+		}
+		return ""
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		it.bad(field, "must be a string")
+		return ""
+	}
+	s = strings.TrimSpace(s)
+	if required && s == "" {
+		it.bad(field, "is empty")
+	}
+	return s
+}
+
+// enum returns a required field whose value, lowercased, valid accepts;
+// list names the values for the problem.
+func (it *item) enum(field string, valid func(string) bool, list string) string {
+	v := strings.ToLower(it.str(field, true))
+	if v != "" && !valid(v) {
+		it.bad(field, "%q is not one of %s", v, list)
+	}
+	return v
 }
 
 func parseConfidence(v json.RawMessage, bad func(string, string, ...any)) float64 {
