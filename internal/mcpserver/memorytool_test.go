@@ -118,6 +118,7 @@ func TestMemoryToolErrors(t *testing.T) {
 		want string
 	}{
 		{map[string]any{"command": "view", "path": "/memories/nope.md"}, "The path /memories/nope.md does not exist. Please provide a valid path."},
+		{map[string]any{"command": "view", "path": "/memories/notes.txt"}, "The path /memories/notes.txt does not exist. Please provide a valid path."},
 		{map[string]any{"command": "create", "path": "/memories/use-pnpm.md", "file_text": "x"}, "File /memories/use-pnpm.md already exists"},
 		{map[string]any{"command": "str_replace", "path": "/memories/use-pnpm.md", "old_str": "yarn", "new_str": "x"},
 			"No replacement was performed, old_str `yarn` did not appear verbatim in /memories/use-pnpm.md."},
@@ -176,6 +177,7 @@ func TestMemoryToolConfinement(t *testing.T) {
 		{"/memories/use-pnpm.md%00", escape},
 		{"/memories/./use-pnpm.md", escape},
 		{"/memories/sub/x.md", "without subfolders"},
+		{"/memories/sub", "without subfolders"},
 		{"/memories/leak.md", "Path would escape /memories directory via symlink"},
 	}
 	for _, p := range paths {

@@ -1,7 +1,9 @@
 package mcpserver
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -25,6 +27,13 @@ func (s *Server) memView(in memoryInput) (string, error) {
 	}
 	if mp.file == "" {
 		return s.viewFolder(mp)
+	}
+	fi, err := os.Lstat(filepath.Join(s.cfg.Project.Dir, mp.file))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", toolErrorf("The path %s does not exist. Please provide a valid path.", mp.path)
+	case err == nil && fi.IsDir():
+		return "", toolErrorf("mnemo keeps memories in one folder, without subfolders: use /memories/<name>.md, got: %s", mp.path)
 	}
 	data, err := s.cfg.Project.ReadFile(mp.file)
 	if err != nil {
