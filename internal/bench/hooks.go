@@ -91,6 +91,11 @@ func runHooksAt(ctx context.Context, opts HookOptions, n int) ([]HookTiming, err
 		return time.Since(start), err
 	}
 	progress(opts, fmt.Sprintf("building the index of %d memories", n))
+	warm := exec.CommandContext(ctx, opts.Exe, "reindex")
+	warm.Env, warm.Dir = env, root
+	if out, err := warm.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("bench: build the index: %v: %s", err, out)
+	}
 	if _, err := run("session-start", fmt.Sprintf(`{"session_id":"warm","cwd":%q,"source":"startup"}`, root)); err != nil {
 		return nil, err
 	}

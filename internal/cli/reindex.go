@@ -13,12 +13,13 @@ func newReindexCmd(f *Factory) *cobra.Command {
 	var user bool
 	cmd := &cobra.Command{
 		Use:   "reindex",
-		Short: "Regenerate MEMORY.md from the memory files",
+		Short: "Regenerate MEMORY.md and the search index from the memory files",
 		Long: `Regenerate the part of MEMORY.md between the mnemo:begin and mnemo:end
-markers from the memory files. Text outside the markers is kept; a line
-inside them that mnemo did not write is moved below the block. Run it
-after editing memory files by hand or after a git merge left MEMORY.md
-conflicted.`,
+markers from the memory files, and bring the search index up to date
+(rebuilding it when it is missing or damaged). Text outside the markers is
+kept; a line inside them that mnemo did not write is moved below the
+block. Run it after editing memory files by hand or after a git merge left
+MEMORY.md conflicted.`,
 		Example: `  mnemo reindex
   mnemo reindex --user`,
 		Args: exactArgs(0),
@@ -30,6 +31,13 @@ conflicted.`,
 			if err := v.Reindex(cmd.Context()); err != nil {
 				return err
 			}
+			// The search index too: rebuilt from the files where it is
+			// missing or damaged, brought up to date otherwise.
+			db, _, err := openSyncedIndex(cmd.Context(), f, user)
+			if err != nil {
+				return err
+			}
+			db.Close()
 			entries, problems := v.List()
 			warnProblems(f.IO.ErrOut, problems)
 			fmt.Fprintf(f.IO.ErrOut, "%s: %d memories\n", displayPath(f, filepath.Join(v.Dir, vault.IndexFile)), len(entries))

@@ -49,6 +49,13 @@ else the offline heuristic), anthropic, claude-cli, openai or heuristic.`,
 			if once {
 				idle = 0
 			}
+			// The hooks start the worker to build a large index they
+			// cannot build within their deadline: bring it up to date first.
+			if db, _, err := openSyncedIndex(cmd.Context(), f, false); err == nil {
+				db.Close()
+			} else {
+				f.Log(false).Warn("worker: sync the index", "err", err)
+			}
 			c.w.Idle = idle
 			err = c.w.Run(cmd.Context())
 			if errors.Is(err, worker.ErrRunning) {

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/index"
@@ -32,6 +33,9 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 		return "", nil
 	}
 	db, err := w.openIndex(ctx)
+	if errors.Is(err, errIndexBuilding) {
+		return "", nil // nothing to recall from until the worker has built the index
+	}
 	if err != nil {
 		return "", err
 	}

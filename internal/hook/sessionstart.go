@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,7 +33,13 @@ const (
 // memories most worth having; after a compaction, first what this session
 // wrote.
 func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
+	br := newBrief(SessionStartBudget)
 	db, err := w.openIndex(ctx)
+	if errors.Is(err, errIndexBuilding) {
+		// Until the worker has built the index: the index lines only.
+		addIndexes(br, w)
+		return br.String(), nil
+	}
 	if err != nil {
 		return "", err
 	}
@@ -41,7 +48,6 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	br := newBrief(SessionStartBudget)
 	injected := map[index.Key]bool{}
 	if in.Source == "compact" {
 		if start, ok := transcriptStart(in.TranscriptPath); ok {
@@ -52,10 +58,7 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 			addBodies(br, "Written in this session so far:", mine, injected)
 		}
 	}
-	br.section("User memories (~/.mnemo/user, all projects):", indexLines(w.env.UserVaultDir()), "user memories: recall them by topic")
-	if dir := w.p.VaultDir(); !loadedNatively(w.p, w.env, dir) {
-		br.section("Project memories ("+displayDir(w.p.Root, dir)+"):", indexLines(dir), "project memories: recall them by topic")
-	}
+	addIndexes(br, w)
 	// Suspects: what the last mnemo verify found, and the anchors of the
 	// memories about to be injected, checked now (hashes only: no git here).
 	var stale []string
@@ -225,4 +228,13 @@ func sortedKeys(m map[index.Key]index.Verdict) []index.Key {
 	}
 	slices.SortFunc(keys, func(a, b index.Key) int { return strings.Compare(a.String(), b.String()) })
 	return keys
+}
+
+// addIndexes adds the index lines of the user vault and, unless the agent
+// loads it itself, of the project vault.
+func addIndexes(br *brief, w *world) {
+	br.section("User memories (~/.mnemo/user, all projects):", indexLines(w.env.UserVaultDir()), "user memories: recall them by topic")
+	if dir := w.p.VaultDir(); !loadedNatively(w.p, w.env, dir) {
+		br.section("Project memories ("+displayDir(w.p.Root, dir)+"):", indexLines(dir), "project memories: recall them by topic")
+	}
 }

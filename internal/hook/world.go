@@ -3,9 +3,11 @@ package hook
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/index"
@@ -20,12 +22,13 @@ type world struct {
 	log   *slog.Logger
 	now   time.Time
 	err   error // the world could not be set up; the hook logs it and prints nothing
+	spawn func(root, stateDir string) error
 }
 
 // world finds the project from the input's cwd (else $CLAUDE_PROJECT_DIR,
 // else the working folder) and its state folder and log.
 func (r *Runner) world(ctx context.Context, in Input) *world {
-	w := &world{env: r.Env, now: r.Now()}
+	w := &world{env: r.Env, now: r.Now(), spawn: r.Spawn}
 	dir := in.Cwd
 	if dir == "" {
 		dir = r.Env.Getenv("CLAUDE_PROJECT_DIR")
@@ -65,10 +68,21 @@ func (w *world) openIndex(ctx context.Context) (*index.DB, error) {
 	srcs := w.sources()
 	stampPath := filepath.Join(w.state, "synced.json")
 	stamp := folderStamp(srcs)
-	if old, err := os.ReadFile(stampPath); err == nil && string(old) == stamp {
-		if n, err := db.Count(ctx); err == nil && n > 0 {
-			return db, nil
+	n, _ := db.Count(ctx)
+	if old, err := os.ReadFile(stampPath); err == nil && string(old) == stamp && n > 0 {
+		return db, nil
+	}
+	// Building a large index from nothing takes seconds, past a hook's
+	// deadline: the worker builds it in the background, and the hook does
+	// without until then.
+	if n == 0 && countFiles(srcs) > coldBuildMax {
+		db.Close()
+		if w.spawn != nil {
+			if err := w.spawn(w.p.Root, w.state); err != nil {
+				w.log.Warn("start the worker to build the index", "err", err)
+			}
 		}
+		return nil, errIndexBuilding
 	}
 	st, err := db.Sync(ctx, srcs...)
 	if err != nil {
@@ -80,6 +94,29 @@ func (w *world) openIndex(ctx context.Context) (*index.DB, error) {
 	}
 	os.WriteFile(stampPath, []byte(stamp), 0o644)
 	return db, nil
+}
+
+// coldBuildMax is the largest vault a hook indexes from nothing itself.
+const coldBuildMax = 1500
+
+// errIndexBuilding says the index is being built in the background.
+var errIndexBuilding = errors.New("the index is being built in the background")
+
+// countFiles counts the memory files of the sources, stopping past coldBuildMax.
+func countFiles(srcs []index.Source) int {
+	n := 0
+	for _, s := range srcs {
+		entries, _ := os.ReadDir(s.Dir)
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".md") {
+				n++
+			}
+		}
+		if n > coldBuildMax {
+			break
+		}
+	}
+	return n
 }
 
 // folderStamp is the modification times of the vault folders.
