@@ -89,6 +89,9 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 		return nil, rememberOutput{}, err
 	}
 	out := rememberOutcome(o, f.Confidence)
+	if f.Name != "" && o.Name != f.Name && (o.Action == consolidate.Added || o.Action == consolidate.Drafted) {
+		out.Message += fmt.Sprintf(" (a memory named %s exists already: update changes it)", f.Name)
+	}
 	if out.Where != "" {
 		s.synced(ctx)
 	}

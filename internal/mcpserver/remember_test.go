@@ -123,6 +123,14 @@ func TestRememberErrors(t *testing.T) {
 			t.Errorf("remember(%v) error = %q, want it to mention %q", tt.args, got, tt.want)
 		}
 	}
+	// A name that is taken is not overwritten.
+	var first, second rememberOut
+	f.ok("remember", map[string]any{"name": "ci-runner", "description": "CI runs on self-hosted runners", "fact": "The runners live in the ops account."}, &first)
+	text := f.ok("remember", map[string]any{"name": "ci-runner", "description": "Deploy keys rotate every quarter", "fact": "Rotation is manual."}, &second)
+	if first.Name != "ci-runner" || second.Name != "ci-runner-2" || !strings.Contains(text, "a memory named ci-runner exists already") {
+		t.Errorf("remember with a taken name = %+v then %+v (%q)", first, second, text)
+	}
+
 	// A file outside the project is not an anchor; the fact is still kept.
 	var out rememberOut
 	f.ok("remember", tests[4].args, &out)
