@@ -87,12 +87,13 @@ func (db *DB) sync(ctx context.Context, sources []Source) (SyncStats, error) {
 	var st SyncStats
 	var changes []change
 	var removed []int64
+	df := make(map[string]int)
 	gen, err := generation(ctx, db.sql)
 	if err != nil {
 		return st, fmt.Errorf("index: sync: %w", err)
 	}
 	for _, src := range sources {
-		c, r, unchanged, problems, err := db.diff(ctx, src)
+		c, r, unchanged, problems, err := db.diff(ctx, src, df)
 		if err != nil {
 			return st, fmt.Errorf("index: sync %s: %w", src.Name, err)
 		}
@@ -115,7 +116,7 @@ func (db *DB) sync(ctx context.Context, sources []Source) (SyncStats, error) {
 		}
 	}
 	st.Removed = len(removed)
-	if err := db.apply(ctx, gen, sources, changes, removed); errors.Is(err, errRaced) {
+	if err := db.apply(ctx, gen, sources, changes, removed, df); errors.Is(err, errRaced) {
 		return st, err
 	} else if err != nil {
 		return SyncStats{Problems: st.Problems}, fmt.Errorf("index: sync: %w", err)
@@ -136,8 +137,9 @@ func generation(ctx context.Context, q interface {
 }
 
 // diff compares one folder with the index: the files to write, the rows to
-// delete, how many files are unchanged, and the files left out.
-func (db *DB) diff(ctx context.Context, src Source) (changes []change, removed []int64, unchanged int, problems []error, err error) {
+// delete, how many files are unchanged, and the files left out. It adds
+// the stems of the files it parsed to df.
+func (db *DB) diff(ctx context.Context, src Source, df map[string]int) (changes []change, removed []int64, unchanged int, problems []error, err error) {
 	known, err := db.storedFiles(ctx, src.Name)
 	if err != nil {
 		return nil, nil, 0, nil, err
@@ -166,7 +168,7 @@ func (db *DB) diff(ctx context.Context, src Source) (changes []change, removed [
 	if err := db.storedHashes(ctx, todo); err != nil {
 		return nil, nil, 0, nil, err
 	}
-	changes, bad := load(ctx, todo)
+	changes, bad := load(ctx, todo, df)
 	for _, b := range bad {
 		if b.old != nil {
 			removed = append(removed, b.old.id) // it no longer parses: out of the index
@@ -184,15 +186,22 @@ type failed struct {
 
 // load reads, hashes and parses the files of todo on every core. A file
 // whose hash matches its stored row comes back with m nil.
-func load(ctx context.Context, todo []change) (ok []change, bad []failed) {
+func load(ctx context.Context, todo []change, df map[string]int) (ok []change, bad []failed) {
 	errs := make([]error, len(todo))
 	var wg sync.WaitGroup
+	var mu sync.Mutex // guards df
 	next := make(chan int)
 	for range min(runtime.GOMAXPROCS(0), max(len(todo), 1)) {
 		wg.Go(func() {
+			local := make(map[string]int)
 			for i := range next {
-				errs[i] = loadOne(&todo[i])
+				errs[i] = loadOne(&todo[i], local)
 			}
+			mu.Lock()
+			for s, n := range local {
+				df[s] += n
+			}
+			mu.Unlock()
 		})
 	}
 	for i := range todo {
@@ -215,8 +224,9 @@ func load(ctx context.Context, todo []change) (ok []change, bad []failed) {
 	return ok, bad
 }
 
-// loadOne reads one file; it parses it unless its hash is the stored one.
-func loadOne(c *change) error {
+// loadOne reads one file; it parses it unless its hash is the stored one,
+// and then counts its stems in df.
+func loadOne(c *change, df map[string]int) error {
 	data, err := os.ReadFile(c.path)
 	if err != nil {
 		return err
@@ -232,11 +242,14 @@ func loadOne(c *change) error {
 		return err
 	}
 	c.rec = newRecord(c.name, c.mtime, m)
+	for _, st := range c.rec.stems(c.name, m) {
+		df[st]++
+	}
 	return nil
 }
 
 // apply writes the changes and deletions in one transaction.
-func (db *DB) apply(ctx context.Context, gen int64, sources []Source, changes []change, removed []int64) error {
+func (db *DB) apply(ctx context.Context, gen int64, sources []Source, changes []change, removed []int64, df map[string]int) error {
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -251,6 +264,7 @@ func (db *DB) apply(ctx context.Context, gen int64, sources []Source, changes []
 	if err != nil {
 		return err
 	}
+	w.df = df
 	// In key order, so that the indexes on names grow at their end.
 	slices.SortFunc(changes, func(a, b change) int {
 		return cmp.Or(cmp.Compare(a.source, b.source), cmp.Compare(a.name, b.name))
