@@ -25,12 +25,20 @@
 // validated strictly (a JSON array, known keys only, types, lengths, enum
 // values, paths that exist under the session's working directory). An
 // invalid reply gets one repair request that lists the problems; a second
-// invalid reply is an [*OutputError] carrying the raw text. Rate limits and
-// overloads are retried as [Config] says; a 429 without retry-after is
-// not retried. A cost guard runs before every model call: sessions with
-// fewer than [Config.MinUserTurns] prompts are skipped ([ErrTooShort]), and
-// per-session and per-day token budgets, the day's spend kept by a
-// [Ledger] the caller provides, stop the work ([ErrBudget]).
+// invalid reply is an [*OutputError] carrying the raw text. A refusal is
+// [ErrRefused]. Rate limits and overloads are retried as [Config] says; a
+// 429 without retry-after is not retried ([ErrRateLimited]); other HTTP
+// failures are an [*APIError].
+//
+// A cost guard runs before every model call: a digest with fewer than
+// [Config.MinUserTurns] prompts is not sent ([ErrTooShort]), and each call
+// must fit, by its estimate (input plus the output it allows), in what is
+// left of the per-session and per-day token budgets, the day's spend kept
+// by a [Ledger] the caller provides. When the first call does not fit the
+// extraction ends with [ErrBudget]; when a later chunk does not, the
+// chunks read so far give the candidates and [Usage.Skipped] counts the
+// rest. What each call spent is recorded in the Ledger as soon as it
+// returns. The heuristic provider spends nothing and has no guard.
 //
 // Every text field of every candidate is redacted before it is returned.
 // An Extractor is safe for concurrent use, though the per-day budget is

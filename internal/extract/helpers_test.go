@@ -37,3 +37,12 @@ func digestReader(t testing.TB, r io.Reader, red func(string) string) *transcrip
 	}
 	return d
 }
+
+// tryDigest builds the digest of a transcript file when it exists.
+func tryDigest(t testing.TB, path string) (*transcript.Digest, bool) {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		return nil, false
+	}
+	return digestFile(t, path), true
+}
