@@ -304,3 +304,20 @@ func TestAnthropicStopReasons(t *testing.T) {
 }
 
 var errAny = errors.New("any error")
+
+// TestAnthropicFromEnvironment: with only ANTHROPIC_API_KEY and
+// ANTHROPIC_BASE_URL set, as the worker inherits them, auto picks the
+// anthropic provider and reaches the base URL.
+func TestAnthropicFromEnvironment(t *testing.T) {
+	model := fakeapi.New(t, fakeapi.Reply{Text: "[]"})
+	env := map[string]string{"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": model.URL()}
+	cfg := DefaultConfig(func(k string) string { return env[k] })
+	cfg.MinUserTurns = 1
+	x, err := New(cfg)
+	if err != nil || x.Name() != ProviderAnthropic {
+		t.Fatalf("New(auto) = %v, %v; want anthropic", x, err)
+	}
+	if _, _, err := x.Extract(context.Background(), testProject(t)); err != nil || len(model.Requests()) != 1 {
+		t.Errorf("Extract: %v after %d requests, want 1 request", err, len(model.Requests()))
+	}
+}

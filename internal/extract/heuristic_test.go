@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mnemo-dev/mnemo/internal/transcript"
 )
 
 func TestSentences(t *testing.T) {
@@ -252,4 +254,37 @@ func firstDiff(got, want string) string {
 		}
 	}
 	return ""
+}
+
+// FuzzHeuristic feeds arbitrary prompts and last messages to the
+// heuristic extractor: it must not panic, and what it returns must pass
+// the same checks a model's reply does.
+func FuzzHeuristic(f *testing.F) {
+	f.Add("Don't use npm here. We use pnpm in web/, always. Remember that.", "Done. TODO: the filter does not persist in the URL yet.")
+	f.Add("No, put it in internal/retry instead; pkg/ is only for the public API.", "## Next steps\n- Wire the cache\n- docs")
+	f.Add("Let's go with SQLite since it must work offline. I'm a data scientist.", "I couldn't fix the arm64 build.")
+	f.Add("Remember that\n\n```\nalways\n```", "Remaining work:")
+	h := NewHeuristic(Config{})
+	f.Fuzz(func(t *testing.T, prompt, last string) {
+		d := &transcript.Digest{Meta: transcript.Meta{CWD: "/nonexistent"}, Turns: []*transcript.Turn{
+			{Index: 1, Kind: transcript.TurnPrompt, Items: []transcript.Item{
+				{Kind: transcript.ItemAssistant, Text: "I edited the file."}}},
+			{Index: 2, Kind: transcript.TurnPrompt, Items: []transcript.Item{
+				{Kind: transcript.ItemUser, Text: prompt},
+				{Kind: transcript.ItemAssistant, Text: last}}},
+		}}
+		cands, _, err := h.Extract(context.Background(), d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cands {
+			if n := len([]rune(c.Description)); n == 0 || n > 150 || strings.ContainsAny(c.Description, "\r\n") {
+				t.Errorf("description %q: %d characters or several lines", c.Description, n)
+			}
+			if c.Fact == "" || len([]rune(c.Fact)) > maxFactLen || !c.Type.Valid() || !slices.Contains(Categories, c.Category) ||
+				c.Confidence <= 0 || c.Confidence > 1 {
+				t.Errorf("invalid candidate %+v", c)
+			}
+		}
+	})
 }
