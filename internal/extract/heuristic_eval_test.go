@@ -144,6 +144,11 @@ func (s score) String() string {
 // planted facts some candidate states. The test logs the numbers and each
 // miss and extra; it asserts only that nothing wrong would be approved
 // automatically.
+//
+// The holdout set's first run found precision 0.71 (5/7) and recall 0.50
+// (5/10), with one wrong automatic approval: "Don't forget to run the
+// linter" was taken for "remember". That bug and "Always the same error"
+// read as an instruction were fixed after; the set is otherwise untuned.
 func TestHeuristicEval(t *testing.T) {
 	h := NewHeuristic(Config{})
 	for _, set := range []string{"eval", "holdout"} {
