@@ -108,18 +108,9 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in recallIn
 		return nil, out, err
 	}
 	defer done()
-	q.Limit = start + limit + 5 // room for the confidence filter, and to know whether more follow
-	cfg := recall.DefaultConfig()
-	cfg.Suspect = s.suspects(ctx, db) // what the last verify found: ranked lower, and said
-	results, err := recall.New(db, cfg).Recall(ctx, q)
+	kept, err := s.rank(ctx, db, q, start+limit+1, minConf) // one more tells whether more follow
 	if err != nil {
 		return nil, out, err
-	}
-	var kept []recall.Result
-	for _, r := range results {
-		if r.Confidence >= minConf {
-			kept = append(kept, r)
-		}
 	}
 	page := kept[min(start, len(kept)):min(start+limit, len(kept))]
 	if start+limit < len(kept) {
@@ -137,6 +128,31 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in recallIn
 	}
 	s.recordRecall(keys...)
 	return text("%s", recallText(q.Text, out)), out, nil
+}
+
+// rank returns the best want memories at least minConf confident, or all
+// there are. It asks the engine for no more than it needs, which keeps the
+// common call cheap, and asks again for more when the confidence filter
+// left the page short.
+func (s *Server) rank(ctx context.Context, db *index.DB, q recall.Query, want int, minConf float64) ([]recall.Result, error) {
+	cfg := recall.DefaultConfig()
+	cfg.Suspect = s.suspects(ctx, db) // what the last verify found: ranked lower, and said
+	e := recall.New(db, cfg)
+	for q.Limit = want; ; q.Limit *= 2 {
+		results, err := e.Recall(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		kept := results[:0:0]
+		for _, r := range results {
+			if r.Confidence >= minConf {
+				kept = append(kept, r)
+			}
+		}
+		if len(kept) >= want || len(results) < q.Limit || q.Limit >= 4*want+20 {
+			return kept, nil
+		}
+	}
 }
 
 // recallQuery reads the query, files and types of a call.

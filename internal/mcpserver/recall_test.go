@@ -160,3 +160,21 @@ func TestRecallErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallConfidenceFilterRefills checks that memories left out for low
+// confidence do not leave the page short when confident ones follow.
+func TestRecallConfidenceFilterRefills(t *testing.T) {
+	files := map[string]string{
+		".memory/yarn-is-used.md": mem("yarn-is-used", "project", "The monorepo uses yarn workspaces", "Checked in package.json."),
+	}
+	for i := range 8 {
+		name := fmt.Sprintf("yarn-guess-%d", i)
+		files[".memory/"+name+".md"] = mem(name, "project", "Yarn yarn yarn: maybe yarn for the monorepo", "yarn guess", "confidence: 0.2\n")
+	}
+	f := newFixture(t, files)
+	var out recallOut
+	f.ok("recall", map[string]any{"query": "yarn monorepo", "k": 1}, &out)
+	if got := out.names(); len(got) != 1 || got[0] != "yarn-is-used" || out.NextCursor != "" {
+		t.Errorf("recall(k=1) = %v (next %q), want yarn-is-used alone", got, out.NextCursor)
+	}
+}
