@@ -15,9 +15,12 @@
 //
 // Writes go through the vault's lock, so the server, the hooks and the
 // CLI can write one vault at once, and the search index is synced after
-// each write. The index is opened on first use and re-synced when a vault
-// folder reports a change (inotify on Linux; elsewhere, a folder stamp and
-// a periodic full sync).
+// each write. The index is opened on first use and re-synced only when a
+// vault folder reports a change (inotify on Linux, which sees edits in
+// place too; elsewhere, a folder stamp and a periodic full sync), so a
+// recall costs no directory walk. After [DefaultIdleRelease] unused the
+// index is closed, to give its memory back, and reopened on the next call.
+// Recall statistics are written after the answer, batched.
 //
 // forget never destroys a memory. With superseded_by it marks the memory
 // superseded (it stays in the vault, ranked lower, and leaves MEMORY.md);
