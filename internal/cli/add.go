@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -89,19 +90,6 @@ func runAdd(ctx context.Context, f *Factory, opts addOptions) error {
 		ReviewBy:    staleness.ReviewBy(memory.Type(opts.typ), now),
 		Tags:        opts.tags,
 	}, "")
-	if len(opts.files) > 0 {
-		p, err := f.Project()
-		if err != nil {
-			return err
-		}
-		wd, err := f.Getwd()
-		if err != nil {
-			return err
-		}
-		if m.Anchors, err = staleness.Anchor(p.Root, wd, p.Head(ctx), opts.files); err != nil {
-			return err
-		}
-	}
 	switch {
 	case len(opts.body) == 1 && opts.body[0] == "-":
 		data, err := io.ReadAll(f.IO.In)
@@ -126,6 +114,9 @@ func runAdd(ctx context.Context, f *Factory, opts addOptions) error {
 	m.Body = memory.AbsoluteDates(m.Body, now)
 	if m.Name == "" {
 		m.Name = memory.Slug(m.Description)
+	}
+	if m.Anchors, err = anchorsFor(ctx, f, opts.files, m.Body); err != nil {
+		return err
 	}
 	if err := v.Write(ctx, m, opts.force); err != nil {
 		if errors.Is(err, vault.ErrExists) {
@@ -158,3 +149,23 @@ func editNew(ctx context.Context, f *Factory, m *memory.Memory) (*memory.Memory,
 }
 
 var errNoEditor = errors.New("$EDITOR is not set")
+
+// anchorsFor anchors a memory to the files given with --file, which must
+// exist, and to the paths its body names that exist in the repository.
+func anchorsFor(ctx context.Context, f *Factory, files []string, body string) (memory.Anchors, error) {
+	p, err := f.Project()
+	if err != nil {
+		return memory.Anchors{}, err
+	}
+	wd, err := f.Getwd()
+	if err != nil {
+		return memory.Anchors{}, err
+	}
+	for _, rel := range staleness.ExistingPaths(p.Root, staleness.FindRefs(body).Paths) {
+		files = append(files, filepath.Join(p.Root, filepath.FromSlash(rel)))
+	}
+	if len(files) == 0 {
+		return memory.Anchors{}, nil
+	}
+	return staleness.Anchor(p.Root, wd, p.Head(ctx), files)
+}

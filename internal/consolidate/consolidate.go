@@ -194,7 +194,13 @@ func (c *Consolidator) normalize(f Fact) (*memory.Memory, error) {
 	if f.Category != "" {
 		m.Tags = []string{strings.ReplaceAll(f.Category, "_", "-")}
 	}
-	m.Anchors = c.anchors(f.Files)
+	// Anchored: the files the fact names, and the paths its body mentions
+	// that exist in the repository.
+	files := append([]string(nil), f.Files...)
+	for _, p := range staleness.ExistingPaths(c.Root, staleness.FindRefs(m.Body).Paths) {
+		files = append(files, filepath.Join(c.Root, filepath.FromSlash(p)))
+	}
+	m.Anchors = c.anchors(files)
 	return m, nil
 }
 
