@@ -15,11 +15,12 @@ import (
 // counts and only steers that choice; BM25 takes its document frequencies
 // from the occurrences it reads.
 
-// stemSet returns the distinct stems of texts.
-func stemSet(texts ...string) []string {
+// stemSet returns the distinct stems of texts, using and filling cache
+// (which may be nil).
+func stemSet(cache map[string]string, texts ...string) []string {
 	var all []string
 	for _, t := range texts {
-		all = append(all, Words(t)...)
+		all = append(all, words(t, cache)...)
 	}
 	slices.Sort(all)
 	return slices.Compact(all)
@@ -41,7 +42,7 @@ func (w *writer) forget(ctx context.Context, tx *sql.Tx, ids []int64) error {
 		if err := rows.Scan(&name, &desc, &body, &tags, &files); err != nil {
 			return err
 		}
-		for _, s := range stemSet(name, desc, body, tags, files) {
+		for _, s := range stemSet(nil, name, desc, body, tags, files) {
 			w.df[s]--
 		}
 	}

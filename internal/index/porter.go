@@ -9,14 +9,28 @@ import (
 // Words cuts text into the terms the word index stores: runs of letters,
 // digits and combining marks (as FTS5's unicode61 tokenizer cuts them),
 // lower-cased, common diacritics removed, and Porter-stemmed.
-func Words(text string) []string {
+func Words(text string) []string { return words(text, nil) }
+
+// words is [Words] with a cache of stems by word as written, which a
+// caller cutting many texts keeps: most words recur.
+func words(text string, cache map[string]string) []string {
 	var out []string
 	start := -1
 	flush := func(end int) {
-		if start >= 0 {
-			out = append(out, stem(fold(text[start:end])))
-			start = -1
+		if start < 0 {
+			return
 		}
+		w := text[start:end]
+		start = -1
+		if s, ok := cache[w]; ok {
+			out = append(out, s)
+			return
+		}
+		s := stem(fold(w))
+		if cache != nil {
+			cache[w] = s
+		}
+		out = append(out, s)
 	}
 	for i, r := range text {
 		if isWordRune(r) {

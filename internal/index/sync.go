@@ -194,8 +194,9 @@ func load(ctx context.Context, todo []change, df map[string]int) (ok []change, b
 	for range min(runtime.GOMAXPROCS(0), max(len(todo), 1)) {
 		wg.Go(func() {
 			local := make(map[string]int)
+			cache := make(map[string]string)
 			for i := range next {
-				errs[i] = loadOne(&todo[i], local)
+				errs[i] = loadOne(&todo[i], local, cache)
 			}
 			mu.Lock()
 			for s, n := range local {
@@ -225,8 +226,8 @@ func load(ctx context.Context, todo []change, df map[string]int) (ok []change, b
 }
 
 // loadOne reads one file; it parses it unless its hash is the stored one,
-// and then counts its stems in df.
-func loadOne(c *change, df map[string]int) error {
+// and then counts its stems in df (cache keeps stems by word).
+func loadOne(c *change, df map[string]int, cache map[string]string) error {
 	data, err := os.ReadFile(c.path)
 	if err != nil {
 		return err
@@ -242,7 +243,7 @@ func loadOne(c *change, df map[string]int) error {
 		return err
 	}
 	c.rec = newRecord(c.name, c.mtime, m)
-	for _, st := range c.rec.stems(c.name, m) {
+	for _, st := range c.rec.stems(c.name, m, cache) {
 		df[st]++
 	}
 	return nil

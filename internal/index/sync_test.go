@@ -284,7 +284,7 @@ func TestSyncDocFreq(t *testing.T) {
 		for rows.Next() {
 			var n, d, b, tg, f string
 			rows.Scan(&n, &d, &b, &tg, &f)
-			for _, s := range stemSet(n, d, b, tg, f) {
+			for _, s := range stemSet(nil, n, d, b, tg, f) {
 				want[s]++
 			}
 		}

@@ -55,8 +55,8 @@ type record struct {
 // stems returns the distinct stems of the memory's own text, for the df
 // table. They are counted at once rather than kept: a cold build of
 // 100,000 memories held 6 million of them.
-func (r *record) stems(name string, m *memory.Memory) []string {
-	return stemSet(name, m.Description, m.Body, r.row[9].(string), r.row[10].(string))
+func (r *record) stems(name string, m *memory.Memory, cache map[string]string) []string {
+	return stemSet(cache, name, m.Description, m.Body, r.row[9].(string), r.row[10].(string))
 }
 
 func newRecord(name string, mtime int64, m *memory.Memory) *record {
