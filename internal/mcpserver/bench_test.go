@@ -47,12 +47,14 @@ func BenchmarkRecallRoundTrip(b *testing.B) {
 		return d
 	}
 	cold := call(queries[0])
+	cpu0 := cpuTime(b, f.cmd.Process.Pid)
 	var times []time.Duration
 	i := 0
 	for b.Loop() {
 		times = append(times, call(queries[i%len(queries)]))
 		i++
 	}
+	b.ReportMetric(float64((cpuTime(b, f.cmd.Process.Pid)-cpu0).Microseconds())/1000/float64(len(times)), "server-cpu-ms/op")
 	slices.Sort(times)
 	pct := func(p float64) float64 { return float64(times[int(p*float64(len(times)-1))].Microseconds()) / 1000 }
 	b.ReportMetric(pct(0.50), "p50-ms")
@@ -65,6 +67,19 @@ func BenchmarkRecallRoundTrip(b *testing.B) {
 		b.ReportMetric(float64(rss(b, f.cmd.Process.Pid))/(1<<20), "idle-after-rss-MB")
 	}
 
+}
+
+// cpuTime reads the CPU time a process has used, user and system, from /proc.
+func cpuTime(tb testing.TB, pid int) time.Duration {
+	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		tb.Skipf("no /proc here: %v", err)
+	}
+	// The fields after the command name, which is in parentheses.
+	fields := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+2:]))
+	utime, _ := strconv.ParseInt(fields[11], 10, 64)
+	stime, _ := strconv.ParseInt(fields[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond // clock ticks of 1/100 s
 }
 
 // rss reads a process's resident set size from /proc, in bytes.
@@ -182,4 +197,22 @@ func BenchmarkRecallInProcess(b *testing.B) {
 	slices.Sort(times)
 	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(times[len(times)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+// BenchmarkCallRoundTrip times a call that does almost nothing (list of
+// the empty user vault) over stdio: the protocol's share of a round trip.
+func BenchmarkCallRoundTrip(b *testing.B) {
+	f := newFixture(b, nil)
+	ctx := context.Background()
+	var times []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		res, err := f.session.CallTool(ctx, &mcp.CallToolParams{Name: "list", Arguments: map[string]any{"vault": "user"}})
+		if err != nil || res.IsError {
+			b.Fatalf("list: %v", err)
+		}
+		times = append(times, time.Since(start))
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
 }

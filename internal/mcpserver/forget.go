@@ -36,7 +36,7 @@ type forgetOutput struct {
 const forgetDescription = `Forget a memory that turned out wrong or no longer holds, giving the reason. Nothing is destroyed: the memory file moves out of the vault into mnemo's state folder (forgotten/), with the reason recorded, so a person can restore it; it leaves MEMORY.md and recall at once. With superseded_by (the memory that replaces it) it stays in the vault instead, marked superseded and ranked low. To correct a memory rather than drop it, use update.`
 
 func (s *Server) addForget() {
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s.mcp, &mcp.Tool{
 		Name:         "forget",
 		Description:  forgetDescription,
 		Annotations:  writes("Forget a memory", true, true),

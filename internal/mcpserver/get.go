@@ -58,7 +58,7 @@ type getOutput struct {
 const getDescription = `Read one memory whole: its body and header (type, when it was written and updated, source, why, confidence, status), the files it is anchored to with "stale" reasons when they changed since, and the descriptions of the memories it links to ([[name]]) and of those that link to it. Use it after recall or list when a description is not enough. A long body comes in pages (next_cursor).`
 
 func (s *Server) addGet() {
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s.mcp, &mcp.Tool{
 		Name:         "get",
 		Description:  getDescription,
 		Annotations:  readOnly("Read a memory"),

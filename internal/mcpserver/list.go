@@ -44,7 +44,7 @@ type listOutput struct {
 const listDescription = `List the memories by name with their one-line descriptions, type and status, sorted by vault (project, then user) and name; filter by type, status or vault. Pages of 50 (limit); next_cursor gives the next page. To find memories about a topic, recall is faster; list shows what there is.`
 
 func (s *Server) addList() {
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s.mcp, &mcp.Tool{
 		Name:        "list",
 		Description: listDescription,
 		Annotations: readOnly("List memories"),

@@ -28,7 +28,7 @@ Commands, with the parameters and answers of Anthropic's memory tool: view (the 
 A file created without a header gets one: its name, a description from its first line, type project, source agent. An edit that would leave an invalid header is refused. delete moves the file out of the vault to mnemo's forgotten/ folder, whence a person can restore it. To find and store facts, recall and remember are simpler; this tool edits the files themselves.`
 
 func (s *Server) addMemoryTool() {
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s.mcp, &mcp.Tool{
 		Name:        "memory",
 		Description: memoryDescription,
 		Annotations: writes("Memory files under /memories", true, false),

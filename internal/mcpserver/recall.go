@@ -69,7 +69,7 @@ const recallDescription = `Recall the memories relevant to a question: decisions
 Pass a few keywords (query) and, when the question is about code, the files involved (files): memories anchored to those files rank higher. Each result has its body, score, why it matched, when it was written, and "stale" reasons when the files it describes changed since. A memory is a dated claim: check it against the code before acting on it. Superseded memories are marked and ranked low. Results are cut to budget_tokens; next_cursor pages on. get reads one memory whole.`
 
 func (s *Server) addRecall() {
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s.mcp, &mcp.Tool{
 		Name:        "recall",
 		Description: recallDescription,
 		Annotations: readOnly("Recall memories"),

@@ -45,7 +45,7 @@ const rememberDescription = `Remember one durable fact for later sessions: a cor
 The fact is written as an active memory, with provenance (source: agent), absolute dates and anchors to the files given, unless confidence is below 0.85: then it waits in the review inbox. When an existing memory already says it, that memory is updated instead ("updated existing X"). When it resembles one it may contradict, nothing is written ("similar to X, not written (pass force)"): update or forget X, or pass force if both facts hold.`
 
 func (s *Server) addRemember() {
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s.mcp, &mcp.Tool{
 		Name:        "remember",
 		Description: rememberDescription,
 		Annotations: writes("Remember a fact", false, false),

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mnemo-dev/mnemo/internal/mcpserver"
@@ -93,6 +94,7 @@ type fixture struct {
 	state   string // the project's state folder
 	cmd     *exec.Cmd
 	session *mcp.ClientSession
+	outputs map[string]*jsonschema.Resolved // each tool's output schema, for checking answers
 }
 
 // newFixture writes files (relative to the project; .memory/x.md for
@@ -252,6 +254,7 @@ func (f *fixture) ok(tool string, args any, out any) string {
 	if res.IsError {
 		f.t.Fatalf("%s(%v) failed: %s", tool, args, text)
 	}
+	f.conforms(tool, res)
 	if out != nil {
 		data, err := json.Marshal(res.StructuredContent)
 		if err != nil {
@@ -262,6 +265,42 @@ func (f *fixture) ok(tool string, args any, out any) string {
 		}
 	}
 	return text
+}
+
+// conforms checks a tool's structuredContent against the output schema it
+// declares: the server does not validate its own answers on each call.
+func (f *fixture) conforms(tool string, res *mcp.CallToolResult) {
+	f.t.Helper()
+	if f.outputs == nil {
+		f.outputs = map[string]*jsonschema.Resolved{}
+		tools, err := f.session.ListTools(context.Background(), nil)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		for _, t := range tools.Tools {
+			if t.OutputSchema == nil {
+				continue
+			}
+			data, _ := json.Marshal(t.OutputSchema)
+			var s jsonschema.Schema
+			if err := json.Unmarshal(data, &s); err != nil {
+				f.t.Fatal(err)
+			}
+			if f.outputs[t.Name], err = s.Resolve(nil); err != nil {
+				f.t.Fatal(err)
+			}
+		}
+	}
+	rs := f.outputs[tool]
+	if rs == nil {
+		return
+	}
+	data, _ := json.Marshal(res.StructuredContent)
+	var v any
+	json.Unmarshal(data, &v)
+	if err := rs.Validate(&v); err != nil {
+		f.t.Errorf("%s answered %s, which breaks its output schema: %v", tool, data, err)
+	}
 }
 
 // fail calls a tool that must fail and returns its error text.

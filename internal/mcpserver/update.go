@@ -37,7 +37,7 @@ type updateOutput struct {
 const updateDescription = `Change an existing memory in place: its description, its body (fact replaces the old body whole), type, confidence, tags, or the files it is anchored to. Use it when a recalled memory turned out incomplete or out of date, or when remember answered "similar to X". Relative dates become absolute; when the text changes, the memory is re-anchored to the current content of the files it names, so it is no longer stale. Every other header key and the file's name stay as they are.`
 
 func (s *Server) addUpdate() {
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s.mcp, &mcp.Tool{
 		Name:        "update",
 		Description: updateDescription,
 		Annotations: writes("Update a memory", true, true),

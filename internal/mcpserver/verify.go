@@ -42,7 +42,7 @@ type verifyOutput struct {
 const verifyDescription = `Check whether memories still match the code: the files a memory is anchored to are re-hashed, renames are followed through git, and the paths and identifiers its body names are looked up. A memory is fresh, suspect (with the reasons: "internal/auth/service.go changed since 2026-11-02, 3 commits"), or unverifiable (it names nothing to check). With a name, checks that memory; without, checks all and lists the suspect ones. It changes nothing: fix a suspect memory with update (which re-anchors it) or forget it.`
 
 func (s *Server) addVerify() {
-	mcp.AddTool(s.mcp, &mcp.Tool{
+	addTool(s.mcp, &mcp.Tool{
 		Name:         "verify",
 		Description:  verifyDescription,
 		Annotations:  readOnly("Verify memories against the code"),
