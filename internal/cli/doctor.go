@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mnemo-dev/mnemo/internal/agent"
+	"github.com/mnemo-dev/mnemo/internal/extract"
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/queue"
 	"github.com/mnemo-dev/mnemo/internal/vault"
@@ -119,7 +120,7 @@ func runDoctor(ctx context.Context, f *Factory) []check {
 		add("index", "ok", fmt.Sprintf("%d memories indexed", n), "")
 	}
 	out = append(out, queueCheck(ctx, state))
-	add("extractor", "ok", "heuristic (offline)", "")
+	out = append(out, extractorCheck(f))
 	return out
 }
 
@@ -183,6 +184,25 @@ func queueCheck(ctx context.Context, state string) check {
 	if counts["pending"] > 0 && !queue.WorkerRunning(state) {
 		c.Status, c.Fix = "warn", "mnemo worker"
 		c.Detail += "; no worker is running"
+	}
+	return c
+}
+
+// extractorCheck reports the extractor the worker would use, as auto (or
+// $MNEMO_EXTRACTOR) chooses it.
+func extractorCheck(f *Factory) check {
+	cfg := extract.DefaultConfig(f.Env.Getenv)
+	if p := f.Env.Getenv("MNEMO_EXTRACTOR"); p != "" {
+		cfg.Provider = p
+	}
+	x, err := extract.New(cfg)
+	if err != nil {
+		return check{Name: "extractor", Status: "fail", Detail: err.Error(),
+			Fix: "set MNEMO_EXTRACTOR to auto, anthropic, claude-cli, openai or heuristic, with what it needs"}
+	}
+	c := check{Name: "extractor", Status: "ok", Detail: x.Name()}
+	if x.Name() == extract.ProviderHeuristic {
+		c.Detail += " (offline; set ANTHROPIC_API_KEY, or put claude on PATH, for better extraction)"
 	}
 	return c
 }
