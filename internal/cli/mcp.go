@@ -53,6 +53,7 @@ func runMCP(ctx context.Context, f *Factory) error {
 	if err != nil {
 		return err
 	}
+	debug.SetGCPercent(mcpserver.GCPercent)
 	stderr := slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelInfo})
 	srv := mcpserver.New(mcpserver.Config{
 		Project:      project,

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"testing"
@@ -54,6 +55,7 @@ func TestMain(m *testing.M) {
 // serve runs the server on stdio for the project around the working
 // folder, wired as 'mnemo mcp' wires it.
 func serve() error {
+	debug.SetGCPercent(mcpserver.GCPercent)
 	ctx := context.Background()
 	env := project.Env{Getenv: os.Getenv, Home: os.Getenv("HOME")}
 	wd, err := os.Getwd()
