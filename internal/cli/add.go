@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -161,9 +160,7 @@ func anchorsFor(ctx context.Context, f *Factory, files []string, body string) (m
 	if err != nil {
 		return memory.Anchors{}, err
 	}
-	for _, rel := range staleness.ExistingPaths(p.Root, staleness.FindRefs(body).Paths) {
-		files = append(files, filepath.Join(p.Root, filepath.FromSlash(rel)))
-	}
+	files = append(files, staleness.BodyFiles(p.Root, body)...)
 	if len(files) == 0 {
 		return memory.Anchors{}, nil
 	}

@@ -196,11 +196,7 @@ func (c *Consolidator) normalize(f Fact) (*memory.Memory, error) {
 	}
 	// Anchored: the files the fact names, and the paths its body mentions
 	// that exist in the repository.
-	files := append([]string(nil), f.Files...)
-	for _, p := range staleness.ExistingPaths(c.Root, staleness.FindRefs(m.Body).Paths) {
-		files = append(files, filepath.Join(c.Root, filepath.FromSlash(p)))
-	}
-	m.Anchors = c.anchors(files)
+	m.Anchors = c.anchors(append(append([]string(nil), f.Files...), staleness.BodyFiles(c.Root, m.Body)...))
 	return m, nil
 }
 

@@ -87,3 +87,14 @@ func ExistingPaths(root string, paths []string) []string {
 	}
 	return out
 }
+
+// BodyFiles returns, as absolute paths, the files under root that a
+// memory's body names: what a memory is anchored to beside its explicit
+// files.
+func BodyFiles(root, body string) []string {
+	var out []string
+	for _, p := range ExistingPaths(root, FindRefs(body).Paths) {
+		out = append(out, filepath.Join(root, filepath.FromSlash(p)))
+	}
+	return out
+}
