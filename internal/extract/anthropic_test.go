@@ -56,7 +56,7 @@ func newExtractor(t *testing.T, cfg Config) Extractor {
 	return x
 }
 
-func apiError(typ string) string {
+func errBody(typ string) string {
 	return `{"type":"error","error":{"type":"` + typ + `","message":"test"},"request_id":"req_1"}`
 }
 
@@ -132,27 +132,27 @@ func TestAnthropicRetries(t *testing.T) {
 		status   int           // of the *APIError, when wantErr is set
 	}{
 		{"429 with retry-after", []fakeapi.Reply{
-			{Status: 429, Header: map[string]string{"retry-after": "1"}, Text: apiError("rate_limit_error")},
+			{Status: 429, Header: map[string]string{"retry-after": "1"}, Text: errBody("rate_limit_error")},
 			{Text: goodReply}}, 2, time.Second, nil, 0},
 		{"429 with retry-after-ms", []fakeapi.Reply{
-			{Status: 429, Header: map[string]string{"retry-after-ms": "20"}, Text: apiError("rate_limit_error")},
+			{Status: 429, Header: map[string]string{"retry-after-ms": "20"}, Text: errBody("rate_limit_error")},
 			{Text: goodReply}}, 2, 20 * time.Millisecond, nil, 0},
 		{"429 without retry-after", []fakeapi.Reply{
-			{Status: 429, Text: apiError("rate_limit_error")},
+			{Status: 429, Text: errBody("rate_limit_error")},
 			{Text: goodReply}}, 1, 0, ErrRateLimited, 429},
 		{"429 asking too long", []fakeapi.Reply{
-			{Status: 429, Header: map[string]string{"retry-after": "3600"}, Text: apiError("rate_limit_error")}}, 1, 0, ErrRateLimited, 429},
+			{Status: 429, Header: map[string]string{"retry-after": "3600"}, Text: errBody("rate_limit_error")}}, 1, 0, ErrRateLimited, 429},
 		{"529 then success", []fakeapi.Reply{
-			{Status: 529, Text: apiError("overloaded_error")},
-			{Status: 529, Text: apiError("overloaded_error")},
+			{Status: 529, Text: errBody("overloaded_error")},
+			{Status: 529, Text: errBody("overloaded_error")},
 			{Text: goodReply}}, 3, 0, nil, 0},
 		{"500 until retries run out", []fakeapi.Reply{
-			{Status: 500, Text: apiError("api_error")}, {Status: 500, Text: apiError("api_error")},
-			{Status: 500, Text: apiError("api_error")}, {Status: 500, Text: apiError("api_error")}}, 4, 0, errAPI, 500},
+			{Status: 500, Text: errBody("api_error")}, {Status: 500, Text: errBody("api_error")},
+			{Status: 500, Text: errBody("api_error")}, {Status: 500, Text: errBody("api_error")}}, 4, 0, errAPI, 500},
 		{"400 is not retried", []fakeapi.Reply{
-			{Status: 400, Text: apiError("invalid_request_error")}}, 1, 0, errAPI, 400},
+			{Status: 400, Text: errBody("invalid_request_error")}}, 1, 0, errAPI, 400},
 		{"x-should-retry false", []fakeapi.Reply{
-			{Status: 503, Header: map[string]string{"x-should-retry": "false"}, Text: apiError("api_error")}}, 1, 0, errAPI, 503},
+			{Status: 503, Header: map[string]string{"x-should-retry": "false"}, Text: errBody("api_error")}}, 1, 0, errAPI, 503},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,12 +5,12 @@
 //
 // An [Extractor] is made by [New] from a [Config]. Four providers exist:
 //
-//   - "anthropic": the Messages API through the official Go SDK
-//     (claude-haiku-4-5, temperature 0, not streamed);
+//   - "anthropic": the Messages API over net/http (claude-haiku-4-5,
+//     temperature 0, not streamed);
 //   - "claude-cli": the user's own claude binary run headless, isolated so
 //     that no hook, MCP server or transcript of the child session exists;
-//   - "openai": any OpenAI-compatible endpoint (Ollama, vLLM, LM Studio,
-//     OpenRouter) through the official openai-go client;
+//   - "openai": any OpenAI-compatible chat completions endpoint (Ollama,
+//     vLLM, LM Studio, OpenRouter), over net/http too;
 //   - "heuristic": offline rules over the digest's structure: explicit
 //     statements in the user's prompts, corrections, commands that failed
 //     repeatedly and were abandoned, TODOs left in the final message.

@@ -68,7 +68,7 @@ type APIError struct {
 	Type       string        // the API's error type, such as rate_limit_error or overloaded_error
 	RequestID  string        // the request-id header, when given
 	RetryAfter time.Duration // from retry-after, when given
-	Err        error         // the SDK's error
+	Err        error         // the reply's error, with its message
 }
 
 func (e *APIError) Error() string {
@@ -82,13 +82,13 @@ func (e *APIError) Error() string {
 	if e.Status == 429 && e.RetryAfter == 0 {
 		s += ": no retry-after, so not retried"
 	}
-	if e.Type == "" && e.Err != nil { // not the SDK's long message: one of ours
+	if e.Type == "" && e.Err != nil { // a reply not in the API's error shape: an excerpt of it, or claude's message
 		s += ": " + e.Err.Error()
 	}
 	return s
 }
 
-// Unwrap returns the SDK's error.
+// Unwrap returns the reply's error.
 func (e *APIError) Unwrap() error { return e.Err }
 
 // Is reports whether target is [ErrRateLimited] for a 429.

@@ -115,7 +115,7 @@ type Config struct {
 	LookPath func(string) (string, error) // default exec.LookPath
 	Now      func() time.Time             // default time.Now; the day of the budget is Now's date in Now's location
 
-	HTTPClient *http.Client     // for anthropic and openai; default a client of their SDKs
+	HTTPClient *http.Client     // for anthropic and openai, whose redirects are not followed; default one on http.DefaultTransport
 	Logger     *slog.Logger     // retries and dropped paths are logged at debug level; default discards
 	Redactor   *redact.Redactor // default redact.New(redact.Options{})
 }

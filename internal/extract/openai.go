@@ -4,21 +4,27 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
+	"net/http"
+	"strings"
 )
 
 // DefaultOpenAIModel is the model of the openai provider when neither
 // [Config.Model] nor $OPENAI_MODEL names one.
 const DefaultOpenAIModel = "gpt-4o-mini"
 
-// openaiBackend calls a chat completions endpoint at temperature 0. The
-// SDK's own retries are off, as for [anthropicBackend].
+// openaiBaseURL is the OpenAI API when neither [Config.BaseURL] nor
+// $OPENAI_BASE_URL names another. A base URL includes the version, as
+// with OpenAI's own clients: http://localhost:11434/v1 for Ollama.
+const openaiBaseURL = "https://api.openai.com/v1"
+
+// openaiBackend calls a chat completions endpoint at temperature 0.
+// [retrying] decides the retries, as for [anthropicBackend].
 type openaiBackend struct {
-	client openai.Client
-	model  string
-	cfg    Config
+	client   *http.Client
+	endpoint string      // {base}/chat/completions
+	header   http.Header // the key, and the organization and project when set
+	model    string
+	cfg      Config
 }
 
 func newOpenAI(cfg Config) (Extractor, error) {
@@ -33,15 +39,20 @@ func newOpenAI(cfg Config) (Extractor, error) {
 	if base == "" && key == "" {
 		return nil, fmt.Errorf("extract: openai: no endpoint: set OPENAI_BASE_URL (and OPENAI_API_KEY if it needs one): %w", ErrUnavailable)
 	}
+	if base == "" {
+		base = openaiBaseURL
+	}
 	if key == "" {
-		key = "none" // local servers (Ollama, vLLM, LM Studio) ignore it; the SDK wants one
+		key = "none" // local servers (Ollama, vLLM, LM Studio) ignore it; some proxies want one
 	}
-	opts := []option.RequestOption{option.WithAPIKey(key), option.WithMaxRetries(0)}
-	if base != "" {
-		opts = append(opts, option.WithBaseURL(base))
+	header := http.Header{}
+	header.Set("Authorization", "Bearer "+key)
+	// As OpenAI's own clients read them.
+	if v := cfg.Getenv("OPENAI_ORG_ID"); v != "" {
+		header.Set("OpenAI-Organization", v)
 	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	if v := cfg.Getenv("OPENAI_PROJECT_ID"); v != "" {
+		header.Set("OpenAI-Project", v)
 	}
 	model := cfg.Model
 	if model == "" {
@@ -50,30 +61,64 @@ func newOpenAI(cfg Config) (Extractor, error) {
 	if model == "" {
 		model = DefaultOpenAIModel
 	}
-	be := &openaiBackend{client: openai.NewClient(opts...), model: model, cfg: cfg}
+	be := &openaiBackend{
+		client:   httpClient(cfg.HTTPClient),
+		endpoint: strings.TrimRight(base, "/") + "/chat/completions",
+		header:   header,
+		model:    model,
+		cfg:      cfg,
+	}
 	return &llm{name: ProviderOpenAI, be: be, cfg: cfg}, nil
 }
 
+// openaiRequest is the body of a chat completions request.
+type openaiRequest struct {
+	Model       string          `json:"model"`
+	Messages    []openaiMessage `json:"messages"`
+	MaxTokens   int             `json:"max_tokens"`
+	Temperature float64         `json:"temperature"`
+}
+
+type openaiMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// openaiResponse is what mnemo reads of a chat completion. Content and
+// refusal are null when absent, read as "".
+type openaiResponse struct {
+	Choices []struct {
+		Message struct {
+			Content string `json:"content"`
+			Refusal string `json:"refusal"`
+		} `json:"message"`
+		FinishReason string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+}
+
 func (b *openaiBackend) complete(ctx context.Context, req request) (reply, error) {
-	params := openai.ChatCompletionNewParams{
-		Model:       b.model,
-		Messages:    []openai.ChatCompletionMessageParamUnion{openai.SystemMessage(req.System)},
-		MaxTokens:   openai.Int(int64(req.MaxTokens)),
-		Temperature: openai.Float(0),
+	body := openaiRequest{
+		Model:     b.model,
+		Messages:  []openaiMessage{{Role: "system", Content: req.System}},
+		MaxTokens: req.MaxTokens,
 	}
 	for _, m := range req.Messages {
+		role := "user"
 		if m.Role == "assistant" {
-			params.Messages = append(params.Messages, openai.AssistantMessage(m.Text))
-		} else {
-			params.Messages = append(params.Messages, openai.UserMessage(m.Text))
+			role = "assistant"
 		}
+		body.Messages = append(body.Messages, openaiMessage{Role: role, Content: m.Text})
 	}
 	call := func(ctx context.Context) (reply, error) {
-		res, err := b.client.Chat.Completions.New(ctx, params)
-		if err != nil {
+		var res openaiResponse
+		if err := postJSON(ctx, b.client, b.endpoint, b.header, body, &res); err != nil {
 			return reply{}, err
 		}
-		rep := reply{Usage: Usage{InputTokens: int(res.Usage.PromptTokens), OutputTokens: int(res.Usage.CompletionTokens)}}
+		rep := reply{Usage: Usage{InputTokens: res.Usage.PromptTokens, OutputTokens: res.Usage.CompletionTokens}}
 		if len(res.Choices) == 0 {
 			return rep, errors.New("the response has no choices")
 		}
@@ -90,11 +135,5 @@ func (b *openaiBackend) complete(ctx context.Context, req request) (reply, error
 		}
 		return rep, nil
 	}
-	return retrying(ctx, b.cfg, ProviderOpenAI, call, func(err error) (httpFailure, bool) {
-		var oe *openai.Error
-		if !errors.As(err, &oe) || oe.Response == nil {
-			return httpFailure{}, false
-		}
-		return httpFailure{Status: oe.StatusCode, Header: oe.Response.Header, Type: oe.Type, RequestID: oe.Response.Header.Get("x-request-id")}, true
-	})
+	return retrying(ctx, b.cfg, ProviderOpenAI, call)
 }

@@ -13,19 +13,10 @@ import (
 // connection.
 const maxBackoff = 30 * time.Second
 
-// An httpFailure is what a provider's SDK error says about an HTTP
-// error status. A call whose error is not one is a broken connection
-// (a *url.Error) or something no retry mends.
-type httpFailure struct {
-	Status    int
-	Header    http.Header
-	Type      string
-	RequestID string
-}
-
 // retrying calls call until it succeeds, a retry is not allowed, or
-// cfg.MaxRetries retries are done. classify recognises an SDK's error
-// for an HTTP status. Each call gets cfg.Timeout.
+// cfg.MaxRetries retries are done. An HTTP error status is an
+// [*apiError]; any other error but a broken connection (a *url.Error)
+// or a timed-out call is final. Each call gets cfg.Timeout.
 //
 // Retried: a 429 with retry-after (or retry-after-ms) of at most
 // cfg.MaxRetryAfter, after that long; 408, 409, 5xx (529 included) and
@@ -34,8 +25,7 @@ type httpFailure struct {
 // how a spend cap answers and keeps answering; other 4xx; anything the
 // server marks x-should-retry: false; a wait that would pass ctx's
 // deadline.
-func retrying(ctx context.Context, cfg Config, provider string, call func(context.Context) (reply, error),
-	classify func(error) (httpFailure, bool)) (reply, error) {
+func retrying(ctx context.Context, cfg Config, provider string, call func(context.Context) (reply, error)) (reply, error) {
 	maxRetries := max(cfg.MaxRetries, 0)
 	for attempt := 0; ; attempt++ {
 		cctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
@@ -48,7 +38,7 @@ func retrying(ctx context.Context, cfg Config, provider string, call func(contex
 		if ctx.Err() != nil {
 			return rep, ctx.Err()
 		}
-		wait, retry, final := decide(cfg, provider, err, attempt, classify)
+		wait, retry, final := decide(cfg, provider, err, attempt)
 		if !retry || attempt >= maxRetries {
 			return rep, final
 		}
@@ -68,10 +58,10 @@ func retrying(ctx context.Context, cfg Config, provider string, call func(contex
 
 // decide says whether and when to retry after err, and the error to
 // return when not.
-func decide(cfg Config, provider string, err error, attempt int, classify func(error) (httpFailure, bool)) (time.Duration, bool, error) {
+func decide(cfg Config, provider string, err error, attempt int) (time.Duration, bool, error) {
 	backoff := min(cfg.Backoff<<attempt, maxBackoff)
-	f, ok := classify(err)
-	if !ok {
+	var f *apiError
+	if !errors.As(err, &f) {
 		var ue *url.Error
 		if errors.As(err, &ue) || errors.Is(err, context.DeadlineExceeded) {
 			return backoff, true, err
