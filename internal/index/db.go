@@ -20,7 +20,7 @@ import (
 
 // SchemaVersion is stored in PRAGMA user_version. An index.db with another
 // version was written by another build of mnemo and is rebuilt.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // FileName is the index's file in a state folder.
 const FileName = "index.db"
@@ -95,7 +95,7 @@ func Open(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
 func (db *DB) open(ctx context.Context) error {
 	dsn := "file:" + uriPath.Replace(db.path) + "?_pragma=busy_timeout(" + fmt.Sprint(DefaultBusyTimeout.Milliseconds()) + ")" +
 		"&_pragma=journal_mode(wal)&_pragma=synchronous(normal)&_pragma=foreign_keys(1)" +
-		"&_pragma=cache_size(-131072)&_txlock=immediate"
+		"&_pragma=cache_size(-131072)&_pragma=temp_store(memory)&_txlock=immediate"
 	s, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return err

@@ -22,7 +22,6 @@ CREATE TABLE memories (
 	tags          TEXT    NOT NULL,          -- space-separated
 	files         TEXT    NOT NULL,          -- anchored paths, newline-separated
 	body          TEXT    NOT NULL,
-	context       TEXT    NOT NULL DEFAULT '', -- descriptions of the memories it links to
 	UNIQUE (source, name)
 );
 CREATE INDEX memories_name ON memories (name);

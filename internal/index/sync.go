@@ -3,17 +3,10 @@ package index
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
-	"runtime"
 	"slices"
-	"sync"
-
-	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
 // A Source is one vault folder the index mirrors, under a name that is part
@@ -67,9 +60,10 @@ type change struct {
 // named keep their rows. A missing folder holds no memories. All writes are
 // one transaction, and a sync that finds nothing changed writes nothing.
 //
-// Several processes may sync one index at once: a sync computes what
-// changed without the write lock, then checks under it that no other sync
-// wrote in between, and starts over when one did.
+// Several processes may sync one index at once: a sync finds the changed
+// files without the write lock, then checks under it that no other sync
+// wrote in between, and starts over when one did. Files are read and
+// parsed under the lock, while the rows are written.
 func (db *DB) Sync(ctx context.Context, sources ...Source) (SyncStats, error) {
 	for range 5 {
 		st, err := db.sync(ctx, sources)
@@ -85,38 +79,26 @@ var errRaced = errors.New("another sync wrote the index")
 
 func (db *DB) sync(ctx context.Context, sources []Source) (SyncStats, error) {
 	var st SyncStats
-	var changes []change
+	var todo []change
 	var removed []int64
-	df := make(map[string]int)
 	gen, err := generation(ctx, db.sql)
 	if err != nil {
 		return st, fmt.Errorf("index: sync: %w", err)
 	}
 	for _, src := range sources {
-		c, r, unchanged, problems, err := db.diff(ctx, src, df)
+		t, r, unchanged, problems, err := db.diff(ctx, src)
 		if err != nil {
 			return st, fmt.Errorf("index: sync %s: %w", src.Name, err)
 		}
-		changes = append(changes, c...)
+		todo = append(todo, t...)
 		removed = append(removed, r...)
 		st.Unchanged += unchanged
 		st.Problems = append(st.Problems, problems...)
 	}
-	if len(changes) == 0 && len(removed) == 0 {
+	if len(todo) == 0 && len(removed) == 0 {
 		return st, nil
 	}
-	for _, c := range changes {
-		switch {
-		case c.old == nil:
-			st.Added++
-		case c.rec != nil:
-			st.Updated++
-		default:
-			st.Unchanged++
-		}
-	}
-	st.Removed = len(removed)
-	if err := db.apply(ctx, gen, sources, changes, removed, df); errors.Is(err, errRaced) {
+	if err := db.apply(ctx, gen, sources, todo, removed, &st); errors.Is(err, errRaced) {
 		return st, err
 	} else if err != nil {
 		return SyncStats{Problems: st.Problems}, fmt.Errorf("index: sync: %w", err)
@@ -136,10 +118,10 @@ func generation(ctx context.Context, q interface {
 	return gen, err
 }
 
-// diff compares one folder with the index: the files to write, the rows to
-// delete, how many files are unchanged, and the files left out. It adds
-// the stems of the files it parsed to df.
-func (db *DB) diff(ctx context.Context, src Source, df map[string]int) (changes []change, removed []int64, unchanged int, problems []error, err error) {
+// diff compares one folder with the index by name, size and mtime: the
+// files to read (with the stored hash of those the index has), the rows of
+// files that are gone, how many files are unchanged, and the files left out.
+func (db *DB) diff(ctx context.Context, src Source) (todo []change, removed []int64, unchanged int, problems []error, err error) {
 	known, err := db.storedFiles(ctx, src.Name)
 	if err != nil {
 		return nil, nil, 0, nil, err
@@ -148,7 +130,6 @@ func (db *DB) diff(ctx context.Context, src Source, df map[string]int) (changes 
 	if err != nil {
 		return nil, nil, 0, nil, err
 	}
-	var todo []change
 	for _, f := range files {
 		old, ok := known[f.name]
 		if ok {
@@ -168,89 +149,15 @@ func (db *DB) diff(ctx context.Context, src Source, df map[string]int) (changes 
 	if err := db.storedHashes(ctx, todo); err != nil {
 		return nil, nil, 0, nil, err
 	}
-	changes, bad := load(ctx, todo, df)
-	for _, b := range bad {
-		if b.old != nil {
-			removed = append(removed, b.old.id) // it no longer parses: out of the index
-		}
-		problems = append(problems, b.err)
-	}
-	return changes, removed, unchanged, problems, nil
+	return todo, removed, unchanged, problems, nil
 }
 
-// failed is a file that could not be loaded.
-type failed struct {
-	old *stored
-	err error
-}
-
-// load reads, hashes and parses the files of todo on every core. A file
-// whose hash matches its stored row comes back with m nil.
-func load(ctx context.Context, todo []change, df map[string]int) (ok []change, bad []failed) {
-	errs := make([]error, len(todo))
-	var wg sync.WaitGroup
-	var mu sync.Mutex // guards df
-	next := make(chan int)
-	for range min(runtime.GOMAXPROCS(0), max(len(todo), 1)) {
-		wg.Go(func() {
-			local := make(map[string]int)
-			cache := make(map[string]string)
-			for i := range next {
-				errs[i] = loadOne(&todo[i], local, cache)
-			}
-			mu.Lock()
-			for s, n := range local {
-				df[s] += n
-			}
-			mu.Unlock()
-		})
-	}
-	for i := range todo {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for i, c := range todo {
-		if errs[i] != nil {
-			bad = append(bad, failed{old: c.old, err: errs[i]})
-			continue
-		}
-		if c.hash != "" {
-			ok = append(ok, c)
-		}
-	}
-	return ok, bad
-}
-
-// loadOne reads one file; it parses it unless its hash is the stored one,
-// and then counts its stems in df (cache keeps stems by word).
-func loadOne(c *change, df map[string]int, cache map[string]string) error {
-	data, err := os.ReadFile(c.path)
-	if err != nil {
-		return err
-	}
-	c.size = int64(len(data))
-	sum := sha256.Sum256(data)
-	c.hash = hex.EncodeToString(sum[:])
-	if c.old != nil && c.old.hash == c.hash {
-		return nil
-	}
-	m, err := memory.Parse(c.path, data)
-	if err != nil {
-		return err
-	}
-	c.rec = newRecord(c.name, c.mtime, m)
-	for _, st := range c.rec.stems(c.name, m, cache) {
-		df[st]++
-	}
-	return nil
-}
-
-// apply writes the changes and deletions in one transaction.
-func (db *DB) apply(ctx context.Context, gen int64, sources []Source, changes []change, removed []int64, df map[string]int) error {
+// apply reads the files of todo and writes them, and deletes the rows
+// removed, in one transaction. The rows go in while the files are still
+// being read and parsed, on the other cores: a cold build spends about as
+// long on each. Files are written in key order, so that row ids follow
+// names and the indexes on names grow at their end.
+func (db *DB) apply(ctx context.Context, gen int64, sources []Source, todo []change, removed []int64, st *SyncStats) error {
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -261,19 +168,51 @@ func (db *DB) apply(ctx context.Context, gen int64, sources []Source, changes []
 	} else if now != gen {
 		return errRaced
 	}
+	// A statement that may fail halfway keeps a copy of every page it
+	// changes, to undo itself; none need to, as any failure rolls back the
+	// whole sync. So rows go in with OR FAIL, and foreign keys are checked
+	// at commit.
+	if _, err := tx.ExecContext(ctx, "PRAGMA defer_foreign_keys = ON"); err != nil {
+		return err
+	}
 	w, err := newWriter(ctx, tx)
 	if err != nil {
 		return err
 	}
-	w.df = df
-	// In key order, so that the indexes on names grow at their end.
-	slices.SortFunc(changes, func(a, b change) int {
+	w.removed = removed
+	slices.SortFunc(todo, func(a, b change) int {
 		return cmp.Or(cmp.Compare(a.source, b.source), cmp.Compare(a.name, b.name))
 	})
-	for _, c := range changes {
-		w.add(c)
+	df := make(map[string]int)
+	err = load(ctx, todo, df, func(c *change, err error) error {
+		switch {
+		case err != nil:
+			if c.old != nil {
+				w.removed = append(w.removed, c.old.id) // it no longer parses: out of the index
+			}
+			st.Problems = append(st.Problems, err)
+			return nil
+		case c.old == nil:
+			st.Added++
+		case c.rec != nil:
+			st.Updated++
+		default:
+			st.Unchanged++
+		}
+		w.add(*c)
+		c.rec = nil // the row is queued; the text need not stay
+		if len(w.rows) >= rowsPerWrite {
+			return w.writeRows(ctx, tx)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	w.removed = removed
+	for s, n := range df {
+		w.df[s] += n
+	}
+	st.Removed = len(w.removed)
 	if err := w.write(ctx, tx); err != nil {
 		return err
 	}

@@ -17,22 +17,26 @@ import (
 // writer collects the rows of a sync and writes them in batches: one
 // statement per row cost more than the rows themselves.
 type writer struct {
-	rows    [][]any    // memories rows, id first, in memoryColumns order
-	targets [][]string // the links of each row
-	links   [][]any    // memory_id, target
-	anchors [][]any    // memory_id, path, dir
-	touches [][3]int64 // size, mtime, id of files whose content is as stored
+	// Queued by add, written and cleared by writeRows.
+	rows    [][]any // memories rows, id first, in memoryColumns order
+	links   [][]any // memory_id, target
+	anchors [][]any // memory_id, path, dir
+	edited  []int64 // rows of edited files, whose old row must go first
 
-	written []int64 // rows whose search entries must be (re)written
-	stale   []int64 // rows whose old row and search entries must go first
-	removed []int64 // rows of files that are gone
-	names   []string
+	touches [][3]int64     // size, mtime, id of files whose content is as stored
+	written []int64        // rows whose search entries must be (re)written
+	stale   []int64        // rows whose old search entries must go first
+	removed []int64        // rows of files that are gone
+	names   []string       // of the rows written and removed: their linkers' context changes
 	df      map[string]int // changes to the df table
 	nextID  int64
 }
 
+// rowsPerWrite is how many rows [writer.add] queues before they are written.
+const rowsPerWrite = 500
+
 const memoryColumns = "id, source, name, size, mtime, hash, path, ntok, code, type, confidence, " +
-	"status, superseded_by, created, updated, description, tags, files, body, context"
+	"status, superseded_by, created, updated, description, tags, files, body"
 
 func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
 	w := &writer{df: make(map[string]int)}
@@ -86,12 +90,11 @@ func (w *writer) add(c change) {
 	if c.old != nil {
 		id = c.old.id
 		w.stale = append(w.stale, id)
+		w.edited = append(w.edited, id)
 	} else {
 		w.nextID++
 	}
-	row := append([]any{id, c.source, c.name, c.size, c.mtime, c.hash, c.path}, c.rec.row...)
-	w.rows = append(w.rows, append(row, "")) // the context, filled in by contexts
-	w.targets = append(w.targets, c.rec.links)
+	w.rows = append(w.rows, append([]any{id, c.source, c.name, c.size, c.mtime, c.hash, c.path}, c.rec.row...))
 	w.written = append(w.written, id)
 	w.names = append(w.names, c.name)
 	for _, l := range c.rec.links {
@@ -102,35 +105,23 @@ func (w *writer) add(c change) {
 	}
 }
 
-// write writes the queued rows: stat updates, the old rows of edited
-// and removed files out (their links and anchors go by cascade), the new
-// rows in, the context of every memory linking to a changed one, and last
-// the search entries.
-func (w *writer) write(ctx context.Context, tx *sql.Tx) error {
-	for _, t := range w.touches {
-		if _, err := tx.ExecContext(ctx, "UPDATE memories SET size = ?, mtime = ? WHERE id = ?", t[0], t[1], t[2]); err != nil {
-			return fmt.Errorf("update stat: %w", err)
-		}
-	}
-	if err := w.forget(ctx, tx, slices.Concat(w.stale, w.removed)); err != nil {
+// writeRows writes the rows queued so far: the old rows of edited files
+// out (their links and anchors go by cascade, their stems out of df), the
+// new rows, links and anchors in.
+func (w *writer) writeRows(ctx context.Context, tx *sql.Tx) error {
+	if err := w.forget(ctx, tx, w.edited); err != nil {
 		return err
 	}
-	if len(w.stale) > 0 {
-		if _, err := tx.ExecContext(ctx, "DELETE FROM memories WHERE id IN ("+idList(w.stale)+")"); err != nil {
+	if len(w.edited) > 0 {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM memories WHERE id IN ("+idList(w.edited)+")"); err != nil {
 			return fmt.Errorf("delete edited rows: %w", err)
 		}
-	}
-	if err := w.remove(ctx, tx); err != nil {
-		return err
-	}
-	if err := w.contexts(ctx, tx); err != nil {
-		return err
 	}
 	for _, b := range []struct {
 		insert string
 		rows   [][]any
 	}{
-		{"INSERT INTO memories (" + memoryColumns + ")", w.rows},
+		{"INSERT OR FAIL INTO memories (" + memoryColumns + ")", w.rows},
 		{"INSERT OR IGNORE INTO links (memory_id, target)", w.links},
 		{"INSERT OR IGNORE INTO anchors (memory_id, path, dir)", w.anchors},
 	} {
@@ -138,14 +129,37 @@ func (w *writer) write(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 	}
+	w.rows, w.links, w.anchors, w.edited = w.rows[:0], w.links[:0], w.anchors[:0], w.edited[:0]
+	return nil
+}
+
+// write writes what is left once every file was added: the rows still
+// queued, stat updates, the rows of removed files out, the df changes,
+// and last the search entries, of the rows written and of the rows that
+// link to a name written or removed (their context changed).
+func (w *writer) write(ctx context.Context, tx *sql.Tx) error {
+	if err := w.writeRows(ctx, tx); err != nil {
+		return err
+	}
+	for _, t := range w.touches {
+		if _, err := tx.ExecContext(ctx, "UPDATE memories SET size = ?, mtime = ? WHERE id = ?", t[0], t[1], t[2]); err != nil {
+			return fmt.Errorf("update stat: %w", err)
+		}
+	}
+	if err := w.forget(ctx, tx, w.removed); err != nil {
+		return err
+	}
+	if err := w.remove(ctx, tx); err != nil {
+		return err
+	}
 	if err := w.writeDF(ctx, tx); err != nil {
 		return err
 	}
-	affected, err := w.updateContext(ctx, tx)
+	linkers, err := w.linkers(ctx, tx)
 	if err != nil {
 		return err
 	}
-	return w.flush(ctx, tx, affected)
+	return w.flush(ctx, tx, linkers)
 }
 
 // remove deletes the rows of removed files and keeps their names, whose
@@ -169,69 +183,10 @@ func (w *writer) remove(ctx context.Context, tx *sql.Tx) error {
 	return rows.Err()
 }
 
-// contexts fills in the context column of the rows to write (the
-// descriptions of the memories each links to, in link order), from the
-// rows being written and the rows that stay.
-func (w *writer) contexts(ctx context.Context, tx *sql.Tx) error {
-	const descCol, nameCol = 15, 2 // in memoryColumns
-	desc := make(map[string][]string)
-	for _, r := range w.rows {
-		name := r[nameCol].(string)
-		desc[name] = append(desc[name], r[descCol].(string))
-	}
-	var outside []string
-	for _, ts := range w.targets {
-		for _, t := range ts {
-			if _, ok := desc[t]; !ok {
-				desc[t] = nil
-				outside = append(outside, t)
-			}
-		}
-	}
-	if err := describe(ctx, tx, outside, desc); err != nil {
-		return fmt.Errorf("read linked descriptions: %w", err)
-	}
-	for i, r := range w.rows {
-		var parts []string
-		for _, t := range w.targets[i] {
-			if t != r[nameCol].(string) {
-				parts = append(parts, desc[t]...)
-			}
-		}
-		r[len(r)-1] = strings.Join(parts, " ")
-	}
-	return nil
-}
-
-// describe adds the descriptions of the stored memories called names.
-func describe(ctx context.Context, tx *sql.Tx, names []string, desc map[string][]string) error {
-	if len(names) == 0 {
-		return nil
-	}
-	list, err := json.Marshal(names)
-	if err != nil {
-		return err
-	}
-	rows, err := tx.QueryContext(ctx, "SELECT name, description FROM memories WHERE name IN (SELECT value FROM json_each(?))", string(list))
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var name, d string
-		if err := rows.Scan(&name, &d); err != nil {
-			return err
-		}
-		desc[name] = append(desc[name], d)
-	}
-	return rows.Err()
-}
-
-// updateContext recomputes the context column of the stored rows that
-// link to a name written or removed, and returns them: their search
-// entries must be rewritten too. (The rows written got theirs from contexts.)
-func (w *writer) updateContext(ctx context.Context, tx *sql.Tx) ([]int64, error) {
-	linkers, err := idsOf(ctx, tx, "SELECT DISTINCT memory_id FROM links WHERE target IN (SELECT value FROM json_each(?))", w.names)
+// linkers returns the stored rows, other than those written, that link to
+// a name written or removed: the context of their search entries changed.
+func (w *writer) linkers(ctx context.Context, tx *sql.Tx) ([]int64, error) {
+	ids, err := idsOf(ctx, tx, "SELECT DISTINCT memory_id FROM links WHERE target IN (SELECT value FROM json_each(?))", w.names)
 	if err != nil {
 		return nil, fmt.Errorf("find linkers: %w", err)
 	}
@@ -239,23 +194,7 @@ func (w *writer) updateContext(ctx context.Context, tx *sql.Tx) ([]int64, error)
 	for _, id := range w.written {
 		written[id] = true
 	}
-	var others []int64
-	for _, id := range linkers {
-		if !written[id] {
-			others = append(others, id)
-		}
-	}
-	if len(others) == 0 {
-		return nil, nil
-	}
-	_, err = tx.ExecContext(ctx, `UPDATE memories SET context = coalesce((
-		SELECT group_concat(t.description, ' ') FROM links l JOIN memories t ON t.name = l.target
-		WHERE l.memory_id = memories.id AND t.id != memories.id), '')
-		WHERE id IN (`+idList(others)+`)`)
-	if err != nil {
-		return nil, fmt.Errorf("update context: %w", err)
-	}
-	return others, nil
+	return slices.DeleteFunc(ids, func(id int64) bool { return written[id] }), nil
 }
 
 // idsOf runs a query taking a JSON array of strings and returning ids.
@@ -308,18 +247,19 @@ func insertBatches(ctx context.Context, tx *sql.Tx, insert string, rows [][]any,
 
 // flush writes the search entries, after every other statement of the
 // transaction: the entries of edited, removed and re-contexted rows out,
-// those of written and re-contexted rows in. Each statement that writes a
+// those of written and re-contexted rows in. An entry's context column
+// holds the descriptions of the memories its row links to. Each statement that writes a
 // search table, or that runs after one was written, makes FTS5 flush its
 // pending terms to a new segment; one statement per table and step keeps a
 // cold build from turning into thousands of tiny segments and their merges.
 func (w *writer) flush(ctx context.Context, tx *sql.Tx, recontexted []int64) error {
 	out := slices.Concat(w.stale, w.removed, recontexted)
 	for _, t := range []struct {
-		table, cols string
-		in          []int64
+		table, cols, values string
+		in                  []int64
 	}{
-		{"memories_fts", "name, description, body, tags, files, context", slices.Concat(w.written, recontexted)},
-		{"memories_tri", "code", w.written},
+		{"memories_fts", "name, description, body, tags, files, context", "name, description, body, tags, files, " + linkedDescriptions, slices.Concat(w.written, recontexted)},
+		{"memories_tri", "code", "code", w.written},
 	} {
 		gone := out
 		if t.table == "memories_tri" {
@@ -334,13 +274,18 @@ func (w *writer) flush(ctx context.Context, tx *sql.Tx, recontexted []int64) err
 			continue
 		}
 		_, err := tx.ExecContext(ctx, "INSERT INTO "+t.table+" (rowid, "+t.cols+") "+
-			"SELECT id, "+t.cols+" FROM memories WHERE id IN ("+idList(t.in)+")")
+			"SELECT id, "+t.values+" FROM memories m WHERE id IN ("+idList(t.in)+")")
 		if err != nil {
 			return fmt.Errorf("index: %w", err)
 		}
 	}
 	return nil
 }
+
+// linkedDescriptions is the context of the row m: the descriptions of the
+// memories it links to, in either vault, itself left out.
+const linkedDescriptions = `coalesce((SELECT group_concat(t.description, ' ') FROM links l
+	JOIN memories t ON t.name = l.target WHERE l.memory_id = m.id AND t.name != m.name), '')`
 
 // countWords counts words as FTS5's unicode61 tokenizer cuts them: runs
 // of letters, digits and combining marks.
