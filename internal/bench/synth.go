@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -63,10 +64,15 @@ type synth struct {
 
 func newSynth(seed uint64, n int, now time.Time) *synth {
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	words := strings.Fields(vocabulary)
-	// Rare words: project-specific identifiers, so the vocabulary grows with the vault.
+	base := strings.Fields(vocabulary)
+	words := slices.Clone(base)
+	// Rare words: project-specific identifiers such as "reqcache417", so
+	// the vocabulary grows with the vault. They are made of the base words
+	// only: made of earlier rare words, they grew to 100 characters and
+	// more in a vault of 100,000, which no real text has.
 	for i := range max(n/4, 200) {
-		words = append(words, fmt.Sprintf("%s%s%d", words[i%len(words)][:3], words[(i*7)%len(words)], i))
+		a, b := base[i%len(base)], base[(i*7)%len(base)]
+		words = append(words, fmt.Sprintf("%s%s%d", a[:min(3, len(a))], b, i))
 	}
 	s := &synth{rng: rng, words: words, now: now, n: n}
 	s.zipf = rand.NewZipf(rng, 1.05, 30, uint64(len(words)-1))

@@ -129,7 +129,33 @@ func (w *writer) writeRows(ctx context.Context, tx *sql.Tx) error {
 			return err
 		}
 	}
+	if err := w.writeCode(ctx, tx); err != nil {
+		return err
+	}
 	w.rows, w.links, w.anchors, w.edited = w.rows[:0], w.links[:0], w.anchors[:0], w.edited[:0]
+	return nil
+}
+
+// writeCode writes the trigram entries of the rows queued, the old ones
+// of edited rows out first. They hold no context, so unlike the word
+// entries they need not wait for the rows they link to.
+func (w *writer) writeCode(ctx context.Context, tx *sql.Tx) error {
+	if len(w.edited) > 0 {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM memories_tri WHERE rowid IN ("+idList(w.edited)+")"); err != nil {
+			return fmt.Errorf("unindex code: %w", err)
+		}
+	}
+	if len(w.rows) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(w.rows))
+	for i, r := range w.rows {
+		ids[i] = r[0].(int64)
+	}
+	_, err := tx.ExecContext(ctx, "INSERT INTO memories_tri (rowid, code) SELECT id, code FROM memories WHERE id IN ("+idList(ids)+")")
+	if err != nil {
+		return fmt.Errorf("index code: %w", err)
+	}
 	return nil
 }
 
@@ -253,19 +279,15 @@ func insertBatches(ctx context.Context, tx *sql.Tx, insert string, rows [][]any,
 // pending terms to a new segment; one statement per table and step keeps a
 // cold build from turning into thousands of tiny segments and their merges.
 func (w *writer) flush(ctx context.Context, tx *sql.Tx, recontexted []int64) error {
-	out := slices.Concat(w.stale, w.removed, recontexted)
 	for _, t := range []struct {
 		table, cols, values string
-		in                  []int64
+		gone, in            []int64
 	}{
-		{"memories_fts", "name, description, body, tags, files, context", "name, description, body, tags, files, " + linkedDescriptions, slices.Concat(w.written, recontexted)},
-		{"memories_tri", "code", "code", w.written},
+		{"memories_fts", "name, description, body, tags, files, context", "name, description, body, tags, files, " + linkedDescriptions,
+			slices.Concat(w.stale, w.removed, recontexted), slices.Concat(w.written, recontexted)},
+		{"memories_tri", "code", "code", w.removed, nil}, // the rest by writeCode
 	} {
-		gone := out
-		if t.table == "memories_tri" {
-			gone = slices.Concat(w.stale, w.removed)
-		}
-		if len(gone) > 0 {
+		if gone := t.gone; len(gone) > 0 {
 			if _, err := tx.ExecContext(ctx, "DELETE FROM "+t.table+" WHERE rowid IN ("+idList(gone)+")"); err != nil {
 				return fmt.Errorf("unindex: %w", err)
 			}
