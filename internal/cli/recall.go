@@ -136,10 +136,6 @@ func openSyncedIndex(ctx context.Context, f *Factory, user bool) (*index.DB, str
 		return nil, "", err
 	}
 	warnProblems(f.IO.ErrOut, st.Problems)
-	if err := db.EnsureBriefIndex(ctx); err != nil {
-		db.Close()
-		return nil, "", err
-	}
 	return db, root, nil
 }
 

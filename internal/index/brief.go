@@ -12,9 +12,6 @@ import (
 // session, bodies included: feedback and user memories first (how to work
 // with this user), then the most recalled, the most confident, the newest.
 func (db *DB) Top(ctx context.Context, n int) ([]Doc, error) {
-	if err := db.EnsureBriefIndex(ctx); err != nil {
-		return nil, err
-	}
 	return db.selectDocs(ctx, `SELECT m.id FROM memories m INDEXED BY memories_brief
 		LEFT JOIN recall_stats r ON r.source = m.source AND r.name = m.name
 		WHERE m.status != 'superseded'
@@ -65,17 +62,4 @@ func (db *DB) selectDocs(ctx context.Context, query string, args ...any) ([]Doc,
 // All returns every indexed memory, bodies included, by source and name.
 func (db *DB) All(ctx context.Context) ([]Doc, error) {
 	return db.selectDocs(ctx, `SELECT id FROM memories ORDER BY source, name`)
-}
-
-// EnsureBriefIndex creates the covering index [DB.Top] reads, when it is
-// missing: with it the ranking reads index pages only, where scanning the
-// table would read every body (and, in the pure-Go SQLite, allocate and free
-// a page cache for them) at every session start. Commands that sync call
-// it, so that a hook rarely has to.
-func (db *DB) EnsureBriefIndex(ctx context.Context) error {
-	if _, err := db.sql.ExecContext(ctx, `CREATE INDEX IF NOT EXISTS memories_brief
-		ON memories (status, type, confidence, updated, name, source)`); err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
-	return nil
 }

@@ -25,6 +25,9 @@ CREATE TABLE memories (
 	UNIQUE (source, name)
 );
 CREATE INDEX memories_name ON memories (name);
+-- Covers the ranking of DB.Top, so that SessionStart reads index pages
+-- only, not every body.
+CREATE INDEX memories_brief ON memories (status, type, confidence, updated, name, source);
 
 -- The [[links]] in each body, for one hop of link expansion both ways.
 CREATE TABLE links (
@@ -116,4 +119,29 @@ CREATE TABLE injections (
 CREATE TABLE manifests (
 	source TEXT PRIMARY KEY,
 	data   BLOB NOT NULL
+) WITHOUT ROWID;
+
+-- The staleness check's caches (see staleness.go): file hashes by size
+-- and mtime, identifier lookups by commit, and the last verdict of each
+-- memory with the time it entered that state.
+CREATE TABLE file_hashes (
+	path  TEXT    PRIMARY KEY,
+	size  INTEGER NOT NULL,
+	mtime INTEGER NOT NULL,
+	hash  TEXT    NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE ident_cache (
+	ident TEXT    NOT NULL,
+	head  TEXT    NOT NULL,
+	found INTEGER NOT NULL,
+	PRIMARY KEY (ident, head)
+) WITHOUT ROWID;
+CREATE TABLE verify_state (
+	source  TEXT NOT NULL,
+	name    TEXT NOT NULL,
+	state   TEXT NOT NULL,
+	reasons TEXT NOT NULL,              -- newline-separated
+	since   TEXT NOT NULL,              -- RFC 3339 UTC: when it entered this state
+	checked TEXT NOT NULL,              -- RFC 3339 UTC: when it was last verified
+	PRIMARY KEY (source, name)
 ) WITHOUT ROWID;

@@ -9,39 +9,6 @@ import (
 	"time"
 )
 
-// The staleness tables are a cache like the rest of index.db. They are
-// created on first use, so that the search schema's version does not move
-// with them.
-const stalenessSchema = `
-CREATE TABLE IF NOT EXISTS file_hashes (
-	path  TEXT    PRIMARY KEY,
-	size  INTEGER NOT NULL,
-	mtime INTEGER NOT NULL,
-	hash  TEXT    NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS ident_cache (
-	ident TEXT    NOT NULL,
-	head  TEXT    NOT NULL,
-	found INTEGER NOT NULL,
-	PRIMARY KEY (ident, head)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS verify_state (
-	source  TEXT NOT NULL,
-	name    TEXT NOT NULL,
-	state   TEXT NOT NULL,
-	reasons TEXT NOT NULL,              -- newline-separated
-	since   TEXT NOT NULL,              -- RFC 3339 UTC: when it entered this state
-	checked TEXT NOT NULL,              -- RFC 3339 UTC: when it was last verified
-	PRIMARY KEY (source, name)
-) WITHOUT ROWID;`
-
-func (db *DB) ensureStaleness(ctx context.Context) error {
-	if _, err := db.sql.ExecContext(ctx, stalenessSchema); err != nil {
-		return fmt.Errorf("index: staleness tables: %w", err)
-	}
-	return nil
-}
-
 // A HashCache is the staleness check's cache of file hashes and
 // identifier lookups, kept in memory while a verification runs and written
 // back in one transaction by [HashCache.Save].
@@ -59,9 +26,6 @@ type cachedHash struct {
 
 // HashCache loads the cache.
 func (db *DB) HashCache(ctx context.Context) (*HashCache, error) {
-	if err := db.ensureStaleness(ctx); err != nil {
-		return nil, err
-	}
 	c := &HashCache{db: db, hashes: map[string]cachedHash{}, idents: map[[2]string]bool{}}
 	rows, err := db.sql.QueryContext(ctx, `SELECT path, size, mtime, hash FROM file_hashes`)
 	if err != nil {
@@ -150,9 +114,6 @@ type Verdict struct {
 // SetVerdicts stores verification results, keeping the time a memory
 // entered its state when the state did not change.
 func (db *DB) SetVerdicts(ctx context.Context, now time.Time, vs ...Verdict) error {
-	if err := db.ensureStaleness(ctx); err != nil {
-		return err
-	}
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("index: verdicts: %w", err)
@@ -174,9 +135,6 @@ func (db *DB) SetVerdicts(ctx context.Context, now time.Time, vs ...Verdict) err
 
 // Verdicts returns the stored verification results by memory.
 func (db *DB) Verdicts(ctx context.Context) (map[Key]Verdict, error) {
-	if err := db.ensureStaleness(ctx); err != nil {
-		return nil, err
-	}
 	rows, err := db.sql.QueryContext(ctx, `SELECT source, name, state, reasons, since, checked FROM verify_state`)
 	if err != nil {
 		return nil, fmt.Errorf("index: verdicts: %w", err)
