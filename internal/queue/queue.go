@@ -57,22 +57,54 @@ func Open(ctx context.Context, stateDir string) (*Queue, error) {
 func (q *Queue) Close() error { return q.db.Close() }
 
 // migrate applies the embedded migrations not yet applied, each in one
-// transaction, recording their names.
+// transaction, recording their names. When all are applied, as at nearly
+// every open (each hook opens the queue), it reads one table and writes
+// nothing.
 func (q *Queue) migrate(ctx context.Context) error {
-	if _, err := q.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY)`); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
 	names, err := fs.Glob(migrations, "migration/*.sql")
 	if err != nil {
 		return err
 	}
 	sort.Strings(names)
+	if q.applied(ctx, names) {
+		return nil
+	}
+	if _, err := q.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY)`); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
 	for _, name := range names {
 		if err := q.migrateFile(ctx, name); err != nil {
 			return fmt.Errorf("migrate %s: %w", name, err)
 		}
 	}
 	return nil
+}
+
+// applied reports whether every one of names is recorded as applied; an
+// error (a new file has no migrations table) counts as no.
+func (q *Queue) applied(ctx context.Context, names []string) bool {
+	rows, err := q.db.QueryContext(ctx, `SELECT name FROM migrations`)
+	if err != nil {
+		return false
+	}
+	defer rows.Close()
+	done := make(map[string]bool)
+	for rows.Next() {
+		var name string
+		if rows.Scan(&name) != nil {
+			return false
+		}
+		done[name] = true
+	}
+	if rows.Err() != nil {
+		return false
+	}
+	for _, name := range names {
+		if !done[name] {
+			return false
+		}
+	}
+	return true
 }
 
 func (q *Queue) migrateFile(ctx context.Context, name string) error {

@@ -168,3 +168,41 @@ func TestSpend(t *testing.T) {
 		t.Errorf("Spent on an empty day = %d", n)
 	}
 }
+
+// TestMigrate opens a queue.db made before the last migration existed: the
+// missing one is applied once, the jobs stay, and opening again changes
+// nothing.
+func TestMigrate(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	q, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := q.Enqueue(ctx, Job{Session: "s1", Transcript: "/t/s1.jsonl", Event: "session-end"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Back to the state before 002_spend.
+	if _, err := q.db.ExecContext(ctx, `DROP TABLE spend; DELETE FROM migrations WHERE name = 'migration/002_spend.sql'`); err != nil {
+		t.Fatal(err)
+	}
+	q.Close()
+	for range 2 {
+		q, err = Open(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := q.AddSpent(ctx, "2026-11-30", 10); err != nil {
+			t.Errorf("after reopening, the spend table: %v", err)
+		}
+		var n int
+		if err := q.db.QueryRowContext(ctx, `SELECT count(*) FROM migrations`).Scan(&n); err != nil || n != 2 {
+			t.Errorf("migrations recorded: %d, %v; want 2", n, err)
+		}
+		if js, err := q.List(ctx); err != nil || len(js) != 1 || js[0].ID != id {
+			t.Errorf("jobs after migrating: %+v, %v; want job %d", js, err, id)
+		}
+		q.Close()
+	}
+}
