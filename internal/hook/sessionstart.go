@@ -19,11 +19,11 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
-// topN is how many memories SessionStart considers for their bodies and
-// checks for staleness; maxBodies is how many bodies it gives: a few, the
-// rest are recalled when a prompt needs them.
+// maxBodies is how many bodies SessionStart gives: a few, the rest are
+// recalled when a prompt needs them. It considers the topN memories most
+// worth having, checking the anchors of each in turn until maxBodies pass.
 const (
-	topN      = 40
+	topN      = 3 * maxBodies
 	maxBodies = 5
 )
 
@@ -70,27 +70,24 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 			suspect[k] = true
 		}
 	}
+	var worth []index.Doc
 	for _, d := range top {
+		if len(worth) == maxBodies {
+			break
+		}
 		if suspect[d.Key] {
 			continue
 		}
 		if reasons := docChanged(w.p.Root, d); len(reasons) > 0 {
 			stale = append(stale, fmt.Sprintf("- %s: %s", d.Name, strings.Join(reasons, "; ")))
 			suspect[d.Key] = true
+			continue
 		}
+		worth = append(worth, d)
 	}
 	br.section("Possibly stale (the code they describe changed; verify before use):", stale, "possibly stale: run `mnemo verify`")
 	if n := countDrafts(w.state); n > 0 {
 		br.text(fmt.Sprintf("\n%d draft memories wait for review: run `mnemo inbox`.\n", n))
-	}
-	var worth []index.Doc
-	for _, d := range top {
-		if !suspect[d.Key] {
-			worth = append(worth, d)
-		}
-	}
-	if len(worth) > maxBodies {
-		worth = worth[:maxBodies]
 	}
 	addBodies(br, "Memories worth having:", worth, injected)
 	if len(injected) > 0 && in.SessionID != "" {

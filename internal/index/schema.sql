@@ -25,9 +25,10 @@ CREATE TABLE memories (
 	UNIQUE (source, name)
 );
 CREATE INDEX memories_name ON memories (name);
--- Covers the ranking of DB.Top, so that SessionStart reads index pages
--- only, not every body.
-CREATE INDEX memories_brief ON memories (status, type, confidence, updated, name, source);
+-- The active memories in the order DB.Top ranks those never recalled:
+-- feedback and user memories apart, then by confidence, newest first.
+CREATE INDEX memories_brief ON memories ((type IN ('feedback', 'user')), confidence DESC, updated DESC, name, source)
+	WHERE status != 'superseded';
 
 -- The [[links]] in each body, for one hop of link expansion both ways.
 CREATE TABLE links (
