@@ -74,13 +74,9 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 	if len(picked) == 0 {
 		return "", nil
 	}
-	if in.SessionID != "" {
-		if err := db.RecordInjection(ctx, in.SessionID, w.now, picked...); err != nil {
-			return "", err
-		}
-	}
-	if err := db.RecordRecall(ctx, w.now, picked...); err != nil {
-		w.log.Warn("record recall", "err", err)
+	// The injection must be recorded, or the next prompt repeats it.
+	if err := db.Record(ctx, w.now, index.Delivery{Session: in.SessionID, Injected: picked, Recalled: picked}); err != nil {
+		return "", err
 	}
 	return br.String(), nil
 }

@@ -8,46 +8,57 @@ import (
 	"time"
 )
 
-// RecordRecall counts one recall of each of keys at now.
-func (db *DB) RecordRecall(ctx context.Context, now time.Time, keys ...Key) error {
-	if len(keys) == 0 {
+// A Delivery is what mnemo gave an agent: the memories injected into a
+// session, and the memories recalled (counted in the recall statistics).
+type Delivery struct {
+	Session  string // the agent session; empty records no injection
+	Injected []Key
+	Recalled []Key
+}
+
+// Record records a delivery at now in one transaction. Recording an
+// injection again keeps the first time.
+func (db *DB) Record(ctx context.Context, now time.Time, d Delivery) error {
+	if d.Session == "" {
+		d.Injected = nil
+	}
+	if len(d.Injected) == 0 && len(d.Recalled) == 0 {
 		return nil
 	}
-	err := db.inTx(ctx, `INSERT INTO recall_stats (source, name, times, last) VALUES (?, ?, 1, ?)
-		ON CONFLICT (source, name) DO UPDATE SET times = times + 1, last = excluded.last`,
-		func(stmt *sql.Stmt) error {
-			for _, k := range keys {
-				if _, err := stmt.ExecContext(ctx, k.Source, k.Name, formatTime(now)); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
+	at := formatTime(now)
+	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("index: record recall: %w", err)
+		return fmt.Errorf("index: record: %w", err)
+	}
+	defer tx.Rollback()
+	for _, k := range d.Injected {
+		if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO injections (session, source, name, at) VALUES (?, ?, ?, ?)",
+			d.Session, k.Source, k.Name, at); err != nil {
+			return fmt.Errorf("index: record injection: %w", err)
+		}
+	}
+	for _, k := range d.Recalled {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO recall_stats (source, name, times, last) VALUES (?, ?, 1, ?)
+			ON CONFLICT (source, name) DO UPDATE SET times = times + 1, last = excluded.last`,
+			k.Source, k.Name, at); err != nil {
+			return fmt.Errorf("index: record recall: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("index: record: %w", err)
 	}
 	return nil
+}
+
+// RecordRecall counts one recall of each of keys at now.
+func (db *DB) RecordRecall(ctx context.Context, now time.Time, keys ...Key) error {
+	return db.Record(ctx, now, Delivery{Recalled: keys})
 }
 
 // RecordInjection records that keys were injected into the agent session
 // at now. Recording a memory again keeps the first time.
 func (db *DB) RecordInjection(ctx context.Context, session string, now time.Time, keys ...Key) error {
-	if len(keys) == 0 {
-		return nil
-	}
-	err := db.inTx(ctx, "INSERT OR IGNORE INTO injections (session, source, name, at) VALUES (?, ?, ?, ?)",
-		func(stmt *sql.Stmt) error {
-			for _, k := range keys {
-				if _, err := stmt.ExecContext(ctx, session, k.Source, k.Name, formatTime(now)); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	if err != nil {
-		return fmt.Errorf("index: record injection: %w", err)
-	}
-	return nil
+	return db.Record(ctx, now, Delivery{Session: session, Injected: keys})
 }
 
 // WasInjected reports whether key was injected into the session.
@@ -86,22 +97,4 @@ func (db *DB) Injected(ctx context.Context, session string) (map[Key]time.Time, 
 		return nil, fmt.Errorf("index: injected: %w", err)
 	}
 	return out, nil
-}
-
-// inTx runs fn with one prepared statement in a write transaction.
-func (db *DB) inTx(ctx context.Context, query string, fn func(*sql.Stmt) error) error {
-	tx, err := db.sql.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	stmt, err := tx.PrepareContext(ctx, query)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
-	if err := fn(stmt); err != nil {
-		return err
-	}
-	return tx.Commit()
 }
