@@ -133,9 +133,42 @@ func TestSessionStartStaleAndCompact(t *testing.T) {
 	}
 }
 
-// TestDeadline: a hook past its deadline prints nothing.
+// TestDeadline: a hook whose work outlives its deadline returns at the
+// deadline, prints nothing, even what the work prints later, and logs why.
+// So does one whose context ends before it starts.
 func TestDeadline(t *testing.T) {
 	root, r, out := setup(t)
+	release := make(chan struct{})
+	finished := make(chan struct{})
+	r.deadlines = map[string]time.Duration{SessionStart: 50 * time.Millisecond}
+	r.respond = func(context.Context, *world, string, Input) ([]byte, error) {
+		defer close(finished)
+		<-release // deaf to its context, as a stuck system call would be
+		return []byte("late"), nil
+	}
+	ran := make(chan struct{})
+	go func() {
+		r.Run(context.Background(), SessionStart, strings.NewReader(`{"cwd":"`+root+`"}`))
+		close(ran)
+	}()
+	select {
+	case <-ran: // while the work is still blocked
+	case <-time.After(10 * time.Second):
+		close(release)
+		t.Fatal("Run waited for its work, past its 50 ms deadline")
+	}
+	close(release)
+	<-finished
+	if out.Len() != 0 {
+		t.Errorf("a hook past its deadline printed %q", out)
+	}
+	w := r.world(context.Background(), Input{Cwd: root})
+	logged, _ := os.ReadFile(filepath.Join(w.state, "log"))
+	if !strings.Contains(string(logged), "gave up at its deadline") {
+		t.Errorf("the state log does not say the hook gave up:\n%s", logged)
+	}
+
+	r.respond = nil
 	writeMemory(t, filepath.Join(root, ".memory"), memory.New(memory.Header{Name: "a", Description: "A", Type: memory.TypeUser}, "a"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -49,6 +49,11 @@ type Runner struct {
 	// Spawn starts the background worker for a state folder, detached; nil
 	// starts nothing.
 	Spawn func(root, stateDir string) error
+
+	// For tests: what answers an event (nil: handle), and the deadlines
+	// (nil: deadlines).
+	respond   func(ctx context.Context, w *world, event string, in Input) ([]byte, error)
+	deadlines map[string]time.Duration
 }
 
 // Run handles one event: it reads the input from stdin, answers on Stdout
@@ -59,7 +64,14 @@ func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) {
 		return // a session mnemo itself started (the claude -p extractor)
 	}
 	start := r.Now()
-	ctx, cancel := context.WithTimeout(ctx, deadlines[event])
+	limits, respond := r.deadlines, r.respond
+	if limits == nil {
+		limits = deadlines
+	}
+	if respond == nil {
+		respond = r.handle
+	}
+	ctx, cancel := context.WithTimeout(ctx, limits[event])
 	defer cancel()
 	in, derr := Decode(stdin)
 	w := r.world(ctx, in)
@@ -77,7 +89,7 @@ func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) {
 				done <- answer{err: fmt.Errorf("panic: %v", p)}
 			}
 		}()
-		out, err := r.handle(ctx, w, event, in)
+		out, err := respond(ctx, w, event, in)
 		done <- answer{out, err}
 	}()
 	select {
@@ -91,7 +103,7 @@ func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) {
 		}
 		w.log.Debug("hook", "event", event, "ms", r.Now().Sub(start).Milliseconds())
 	case <-ctx.Done():
-		w.log.Error("hook gave up at its deadline", "event", event, "session", in.SessionID, "deadline", deadlines[event])
+		w.log.Error("hook gave up at its deadline", "event", event, "session", in.SessionID, "deadline", limits[event])
 	}
 }
 
