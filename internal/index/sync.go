@@ -185,26 +185,7 @@ func (db *DB) apply(ctx context.Context, gen int64, sources []Source, todo []cha
 	})
 	df := make(map[string]int)
 	err = load(ctx, todo, df, func(c *change, err error) error {
-		switch {
-		case err != nil:
-			if c.old != nil {
-				w.removed = append(w.removed, c.old.id) // it no longer parses: out of the index
-			}
-			st.Problems = append(st.Problems, err)
-			return nil
-		case c.old == nil:
-			st.Added++
-		case c.rec != nil:
-			st.Updated++
-		default:
-			st.Unchanged++
-		}
-		w.add(*c)
-		c.rec = nil // the row is queued; the text need not stay
-		if len(w.rows) >= rowsPerWrite {
-			return w.writeRows(ctx, tx)
-		}
-		return nil
+		return w.take(ctx, tx, c, err, st)
 	})
 	if err != nil {
 		return err
@@ -223,4 +204,29 @@ func (db *DB) apply(ctx context.Context, gen int64, sources []Source, todo []cha
 		return err
 	}
 	return tx.Commit()
+}
+
+// take queues one loaded file, or notes why it could not be loaded, and
+// writes the rows queued when there are enough.
+func (w *writer) take(ctx context.Context, tx *sql.Tx, c *change, err error, st *SyncStats) error {
+	switch {
+	case err != nil:
+		if c.old != nil {
+			w.removed = append(w.removed, c.old.id) // it no longer parses: out of the index
+		}
+		st.Problems = append(st.Problems, err)
+		return nil
+	case c.old == nil:
+		st.Added++
+	case c.rec != nil:
+		st.Updated++
+	default:
+		st.Unchanged++
+	}
+	w.add(*c)
+	c.rec = nil // the row is queued; the text need not stay
+	if len(w.rows) >= rowsPerWrite {
+		return w.writeRows(ctx, tx)
+	}
+	return nil
 }
