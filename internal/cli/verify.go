@@ -112,21 +112,11 @@ func runVerify(ctx context.Context, f *Factory, opts verifyOptions) error {
 	var changed []index.Verdict
 	in := bufio.NewReader(f.IO.In)
 	for _, e := range entries {
-		res := vf.Verify(ctx, e.Memory)
-		vj := verdictJSON{Name: e.Name, Vault: source, State: string(res.State), Reasons: res.Reasons}
-		if opts.fix && res.State == staleness.Suspect {
-			fixed, err := fixOne(ctx, f, v, vf, e, res, opts.yes, in)
-			if err != nil {
-				return err
-			}
-			if fixed {
-				res = vf.Verify(ctx, mustLoad(v, e.Name, e.Memory))
-				vj.State, vj.Reasons, vj.Fixed = string(res.State), res.Reasons, true
-			}
+		vj, res, err := verifyOne(ctx, f, v, vf, e, opts, in)
+		if err != nil {
+			return err
 		}
-		if vj.Reasons == nil {
-			vj.Reasons = []string{}
-		}
+		vj.Vault = source
 		out = append(out, vj)
 		key := index.Key{Source: source, Name: e.Name}
 		if o, ok := old[key]; !ok || o.State != vj.State || strings.Join(o.Reasons, "\n") != strings.Join(res.Reasons, "\n") {
@@ -139,6 +129,34 @@ func runVerify(ctx context.Context, f *Factory, opts verifyOptions) error {
 	if err := db.SetVerdicts(ctx, f.Now(), changed...); err != nil {
 		return err
 	}
+	return printVerdicts(f, out, opts)
+}
+
+// verifyOne verifies one memory and, with --fix, offers to fix it when
+// suspect.
+func verifyOne(ctx context.Context, f *Factory, v *vault.Vault, vf *staleness.Verifier, e vault.Entry,
+	opts verifyOptions, in *bufio.Reader) (verdictJSON, staleness.Result, error) {
+	res := vf.Verify(ctx, e.Memory)
+	vj := verdictJSON{Name: e.Name, State: string(res.State), Reasons: res.Reasons}
+	if opts.fix && res.State == staleness.Suspect {
+		fixed, err := fixOne(ctx, f, v, vf, e, res, opts.yes, in)
+		if err != nil {
+			return vj, res, err
+		}
+		if fixed {
+			res = vf.Verify(ctx, mustLoad(v, e.Name, e.Memory))
+			vj.State, vj.Reasons, vj.Fixed = string(res.State), res.Reasons, true
+		}
+	}
+	if vj.Reasons == nil {
+		vj.Reasons = []string{}
+	}
+	return vj, res, nil
+}
+
+// printVerdicts prints the verdicts: all as JSON, or the suspect ones (all
+// of those named) and a count of each state.
+func printVerdicts(f *Factory, out []verdictJSON, opts verifyOptions) error {
 	if opts.json {
 		if out == nil {
 			out = []verdictJSON{}
