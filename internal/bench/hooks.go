@@ -61,42 +61,8 @@ func runHooksAt(ctx context.Context, opts HookOptions, n int) ([]HookTiming, err
 		return nil, err
 	}
 	defer os.RemoveAll(base)
-	root, home := filepath.Join(base, "proj"), filepath.Join(base, "home")
-	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
-		return nil, err
-	}
-	os.WriteFile(filepath.Join(root, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
-	progress(opts, fmt.Sprintf("writing %d memories", n))
-	s := newSynth(opts.Seed+1, n, time.Now())
-	vdir := filepath.Join(root, ".memory")
-	if err := s.writeVault(vdir); err != nil {
-		return nil, err
-	}
-	v, err := vault.Open(vdir, filepath.Join(base, "lock"))
+	root, s, run, err := hookProject(ctx, opts, n, base)
 	if err != nil {
-		return nil, err
-	}
-	if err := v.Reindex(ctx); err != nil {
-		return nil, err
-	}
-	transcript := filepath.Join(base, "t.jsonl")
-	os.WriteFile(transcript, []byte("{}\n"), 0o644)
-	env := append(os.Environ(), "HOME="+home, "MNEMO_HOME="+filepath.Join(home, ".mnemo"),
-		"CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"), "MNEMO_WORKER=off")
-	run := func(event, stdin string) (time.Duration, error) {
-		cmd := exec.CommandContext(ctx, opts.Exe, "hook", event)
-		cmd.Env, cmd.Dir, cmd.Stdin = env, root, bytes.NewReader([]byte(stdin))
-		start := time.Now()
-		err := cmd.Run()
-		return time.Since(start), err
-	}
-	progress(opts, fmt.Sprintf("building the index of %d memories", n))
-	warm := exec.CommandContext(ctx, opts.Exe, "reindex")
-	warm.Env, warm.Dir = env, root
-	if out, err := warm.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("bench: build the index: %v: %s", err, out)
-	}
-	if _, err := run("session-start", fmt.Sprintf(`{"session_id":"warm","cwd":%q,"source":"startup"}`, root)); err != nil {
 		return nil, err
 	}
 	events := []struct {
@@ -111,7 +77,7 @@ func runHooksAt(ctx context.Context, opts HookOptions, n int) ([]HookTiming, err
 			return fmt.Sprintf(`{"session_id":"s%d","cwd":%q,"prompt":%q}`, i, root, q)
 		}},
 		{"session-end", func(i int) string {
-			return fmt.Sprintf(`{"session_id":"e%d","cwd":%q,"transcript_path":%q,"reason":"other"}`, i, root, transcript)
+			return fmt.Sprintf(`{"session_id":"e%d","cwd":%q,"transcript_path":%q,"reason":"other"}`, i, root, filepath.Join(base, "t.jsonl"))
 		}},
 	}
 	var out []HookTiming
@@ -131,6 +97,51 @@ func runHooksAt(ctx context.Context, opts HookOptions, n int) ([]HookTiming, err
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// hookProject makes, in base, a git project whose vault holds n synthetic
+// memories, builds its index and runs one session start, as a project's
+// first session does. run times one hook there, a new process.
+func hookProject(ctx context.Context, opts HookOptions, n int, base string) (root string, s *synth,
+	run func(event, stdin string) (time.Duration, error), err error) {
+	root, home := filepath.Join(base, "proj"), filepath.Join(base, "home")
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		return "", nil, nil, err
+	}
+	os.WriteFile(filepath.Join(root, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	progress(opts, fmt.Sprintf("writing %d memories", n))
+	s = newSynth(opts.Seed+1, n, time.Now())
+	vdir := filepath.Join(root, ".memory")
+	if err := s.writeVault(vdir); err != nil {
+		return "", nil, nil, err
+	}
+	v, err := vault.Open(vdir, filepath.Join(base, "lock"))
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if err := v.Reindex(ctx); err != nil {
+		return "", nil, nil, err
+	}
+	os.WriteFile(filepath.Join(base, "t.jsonl"), []byte("{}\n"), 0o644) // session-end's transcript
+	env := append(os.Environ(), "HOME="+home, "MNEMO_HOME="+filepath.Join(home, ".mnemo"),
+		"CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"), "MNEMO_WORKER=off")
+	run = func(event, stdin string) (time.Duration, error) {
+		cmd := exec.CommandContext(ctx, opts.Exe, "hook", event)
+		cmd.Env, cmd.Dir, cmd.Stdin = env, root, bytes.NewReader([]byte(stdin))
+		start := time.Now()
+		err := cmd.Run()
+		return time.Since(start), err
+	}
+	progress(opts, fmt.Sprintf("building the index of %d memories", n))
+	warm := exec.CommandContext(ctx, opts.Exe, "reindex")
+	warm.Env, warm.Dir = env, root
+	if out, err := warm.CombinedOutput(); err != nil {
+		return "", nil, nil, fmt.Errorf("bench: build the index: %v: %s", err, out)
+	}
+	if _, err := run("session-start", fmt.Sprintf(`{"session_id":"warm","cwd":%q,"source":"startup"}`, root)); err != nil {
+		return "", nil, nil, err
+	}
+	return root, s, run, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
