@@ -59,32 +59,7 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 		}
 	}
 	addIndexes(br, w)
-	// Suspects: what the last mnemo verify found, and the anchors of the
-	// memories about to be injected, checked now (hashes only: no git here).
-	var stale []string
-	suspect := map[index.Key]bool{}
-	verdicts, _ := db.Verdicts(ctx)
-	for _, k := range sortedKeys(verdicts) {
-		if v := verdicts[k]; v.State == string(staleness.Suspect) {
-			stale = append(stale, fmt.Sprintf("- %s: %s", k.Name, strings.Join(v.Reasons, "; ")))
-			suspect[k] = true
-		}
-	}
-	var worth []index.Doc
-	for _, d := range top {
-		if len(worth) == maxBodies {
-			break
-		}
-		if suspect[d.Key] {
-			continue
-		}
-		if reasons := docChanged(w.p.Root, d); len(reasons) > 0 {
-			stale = append(stale, fmt.Sprintf("- %s: %s", d.Name, strings.Join(reasons, "; ")))
-			suspect[d.Key] = true
-			continue
-		}
-		worth = append(worth, d)
-	}
+	stale, worth := suspects(ctx, w, db, top)
 	br.section("Possibly stale (the code they describe changed; verify before use):", stale, "possibly stale: run `mnemo verify`")
 	if n := countDrafts(w.state); n > 0 {
 		br.text(fmt.Sprintf("\n%d draft memories wait for review: run `mnemo inbox`.\n", n))
@@ -100,6 +75,35 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 		}
 	}
 	return br.String(), nil
+}
+
+// suspects returns the memories that may be stale, as lines with their
+// reasons, and the first maxBodies of top that are not. Suspect are what
+// the last mnemo verify found, and those of top whose anchors changed,
+// checked now (hashes only: no git here) until maxBodies pass.
+func suspects(ctx context.Context, w *world, db *index.DB, top []index.Doc) (stale []string, worth []index.Doc) {
+	suspect := map[index.Key]bool{}
+	verdicts, _ := db.Verdicts(ctx)
+	for _, k := range sortedKeys(verdicts) {
+		if v := verdicts[k]; v.State == string(staleness.Suspect) {
+			stale = append(stale, fmt.Sprintf("- %s: %s", k.Name, strings.Join(v.Reasons, "; ")))
+			suspect[k] = true
+		}
+	}
+	for _, d := range top {
+		if len(worth) == maxBodies {
+			break
+		}
+		if suspect[d.Key] {
+			continue
+		}
+		if reasons := docChanged(w.p.Root, d); len(reasons) > 0 {
+			stale = append(stale, fmt.Sprintf("- %s: %s", d.Name, strings.Join(reasons, "; ")))
+			continue
+		}
+		worth = append(worth, d)
+	}
+	return stale, worth
 }
 
 // addBodies adds whole memories, as many as fit, under a title.
