@@ -35,7 +35,8 @@ func newIngestCmd(f *Factory) *cobra.Command {
 		Long: `Process Claude Code transcripts now, as the worker does after a session
 ends: each file is queued and processed in this process, from where an
 earlier run stopped (a file is never read twice), and the candidate facts
-go to the vault or the inbox. With --all, every past session of this
+go to the vault or the inbox. Codex CLI rollout files
+(~/.codex/sessions/.../rollout-*.jsonl) are read as well. With --all, every past session of this
 project under ~/.claude/projects/<project>/ is processed, sub-agent files
 included; --since keeps the files changed on or after a date.
 

@@ -344,6 +344,7 @@ func mergeMeta(dst *Meta, src Meta) {
 	setFirst(&dst.CWD, src.CWD)
 	setFirst(&dst.GitBranch, src.GitBranch)
 	setFirst(&dst.Version, src.Version)
+	setFirst(&dst.Agent, src.Agent)
 	if !src.Start.IsZero() && (dst.Start.IsZero() || src.Start.Before(dst.Start)) {
 		dst.Start = src.Start
 	}

@@ -95,27 +95,28 @@ type ToolUseResult struct {
 // wireLine is the JSON shape of a line. Fields the digest does not need are
 // absent so the decoder skips them without allocating.
 type wireLine struct {
-	Type              string         `json:"type"`
-	Subtype           string         `json:"subtype"`
-	UUID              string         `json:"uuid"`
-	ParentUUID        string         `json:"parentUuid"`
-	LogicalParentUUID string         `json:"logicalParentUuid"`
-	SessionID         string         `json:"sessionId"`
-	CWD               string         `json:"cwd"`
-	GitBranch         string         `json:"gitBranch"`
-	Version           string         `json:"version"`
-	AgentID           string         `json:"agentId"`
-	Timestamp         string         `json:"timestamp"`
-	IsSidechain       bool           `json:"isSidechain"`
-	IsMeta            bool           `json:"isMeta"`
-	IsCompactSummary  bool           `json:"isCompactSummary"`
-	RequestID         string         `json:"requestId"`
-	Message           *wireMessage   `json:"message"`
-	Content           flexText       `json:"content"`
-	Summary           string         `json:"summary"`
-	CompactMetadata   *CompactInfo   `json:"compactMetadata"`
-	ToolUseResult     *ToolUseResult `json:"toolUseResult"`
-	Attachment        *wireAttach    `json:"attachment"`
+	Type              string          `json:"type"`
+	Subtype           string          `json:"subtype"`
+	UUID              string          `json:"uuid"`
+	ParentUUID        string          `json:"parentUuid"`
+	LogicalParentUUID string          `json:"logicalParentUuid"`
+	SessionID         string          `json:"sessionId"`
+	CWD               string          `json:"cwd"`
+	GitBranch         string          `json:"gitBranch"`
+	Version           string          `json:"version"`
+	AgentID           string          `json:"agentId"`
+	Timestamp         string          `json:"timestamp"`
+	IsSidechain       bool            `json:"isSidechain"`
+	IsMeta            bool            `json:"isMeta"`
+	IsCompactSummary  bool            `json:"isCompactSummary"`
+	RequestID         string          `json:"requestId"`
+	Message           *wireMessage    `json:"message"`
+	Content           flexText        `json:"content"`
+	Summary           string          `json:"summary"`
+	CompactMetadata   *CompactInfo    `json:"compactMetadata"`
+	ToolUseResult     *ToolUseResult  `json:"toolUseResult"`
+	Attachment        *wireAttach     `json:"attachment"`
+	Payload           json.RawMessage `json:"payload"` // Codex rollout lines (see codex.go)
 }
 
 type wireMessage struct {

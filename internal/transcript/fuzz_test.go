@@ -21,6 +21,14 @@ func FuzzReader(f *testing.F) {
 	}
 	f.Add(seed)
 	f.Add(seed[:len(seed)/2])
+	codex, err := os.ReadFile(filepath.Join("testdata", "codex.jsonl"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(codex)
+	f.Add([]byte(`{"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"c","input":"*** Add File: "}}` + "\n" +
+		`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":{"content":1}}}` + "\n" +
+		`{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":7}"}}`))
 	f.Add([]byte("{\"type\":\"user\",\"message\":{\"content\":\"caf\xe9\"}}\n\n[1]\n{\"type\":\"assistant\""))
 	f.Add([]byte(`{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":1}}]}}` + "\n" +
 		`{"type":"user","toolUseResult":"Error: x","message":{"content":[{"type":"tool_result","tool_use_id":"t","is_error":true,"content":[{"type":"image"}]}]}}` + "\n"))

@@ -7,7 +7,8 @@ type Meta struct {
 	SessionID string
 	CWD       string // the working directory the session started in
 	GitBranch string
-	Version   string // Claude Code version
+	Agent     string // the agent that wrote the session: "codex", or "" for Claude Code
+	Version   string // the agent's version
 	Start     time.Time
 	End       time.Time // the latest timestamp seen
 }
@@ -51,6 +52,7 @@ func (t *metaTracker) meta() Meta {
 	setFirst(&m.CWD, t.side.CWD)
 	setFirst(&m.GitBranch, t.side.GitBranch)
 	setFirst(&m.Version, t.side.Version)
+	setFirst(&m.Agent, t.side.Agent)
 	return m
 }
 

@@ -35,8 +35,8 @@ type Stats struct {
 	Pending    int64 // bytes of an unfinished last line left for the next read
 }
 
-// A Reader reads the entries of a Claude Code transcript (JSONL) one at a
-// time, from a byte offset, and reports the offset it reached so the next
+// A Reader reads the entries of a Claude Code transcript (JSONL), or of a
+// Codex CLI rollout file (see codex.go), one at a time, from a byte offset, and reports the offset it reached so the next
 // job can resume there. It never fails on a bad line: lines that are not
 // JSON, lines of unknown types and lines too long are counted in [Stats] and
 // skipped. A last line without its newline is a line still being written:
@@ -61,7 +61,9 @@ type Reader struct {
 	meta   metaTracker
 	seen   map[string]map[uint64]bool
 	order  []string // keys of seen, oldest first
-	err    error    // sticky: io.EOF or a read error
+
+	codexMulti map[string][]string // Codex calls made of several blocks, by call id
+	err        error               // sticky: io.EOF or a read error
 }
 
 // ErrOffset reports a starting offset beyond the end of the transcript: the
@@ -277,8 +279,18 @@ func (r *Reader) decode(line []byte) (Entry, bool) {
 		// A field of an unexpected type: the rest of the line is decoded.
 	}
 	ts := parseTime(w.Timestamp)
-	r.meta.observe(w.SessionID, w.CWD, w.GitBranch, w.Version, w.IsSidechain)
 	r.meta.observeTime(ts)
+	if w.Payload != nil && isCodexLine(w.Type) {
+		e, ok := r.codexEntry(w.Type, w.Payload, ts)
+		if !ok {
+			r.stats.Skipped++
+			return Entry{}, false
+		}
+		m := r.meta.meta()
+		e.SessionID, e.CWD, e.GitBranch, e.Version = m.SessionID, m.CWD, m.GitBranch, m.Version
+		return e, true
+	}
+	r.meta.observe(w.SessionID, w.CWD, w.GitBranch, w.Version, w.IsSidechain)
 	if !conversational(w.Type) {
 		r.stats.Skipped++
 		return Entry{}, false

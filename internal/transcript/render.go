@@ -12,7 +12,7 @@ import (
 //	session: <session id>
 //	cwd: <working directory>
 //	branch: <git branch>
-//	claude-code: <version>
+//	claude-code: <version>   (codex: <version> for a Codex CLI session)
 //	time: <first timestamp> to <last timestamp>
 //	title: <legacy summary title>
 //
@@ -71,7 +71,11 @@ func (d *Digest) header(chunk string) string {
 	field("session", m.SessionID)
 	field("cwd", m.CWD)
 	field("branch", m.GitBranch)
-	field("claude-code", m.Version)
+	agent := m.Agent
+	if agent == "" {
+		agent = "claude-code"
+	}
+	field(agent, m.Version)
 	if !m.Start.IsZero() {
 		field("time", stamp(m.Start)+" to "+stamp(m.End))
 	}
