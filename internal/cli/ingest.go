@@ -36,7 +36,8 @@ func newIngestCmd(f *Factory) *cobra.Command {
 ends: each file is queued and processed in this process, from where an
 earlier run stopped (a file is never read twice), and the candidate facts
 go to the vault or the inbox. Codex CLI rollout files
-(~/.codex/sessions/.../rollout-*.jsonl) are read as well. With --all, every past session of this
+(~/.codex/sessions/.../rollout-*.jsonl) and Gemini CLI sessions
+(~/.gemini/tmp/<project>/chats/session-*.json) are read as well. With --all, every past session of this
 project under ~/.claude/projects/<project>/ is processed, sub-agent files
 included; --since keeps the files changed on or after a date.
 

@@ -254,7 +254,10 @@ func (b *Builder) cwd(e Entry) string {
 	if m := b.meta.meta(); m.CWD != "" {
 		return m.CWD
 	}
-	return e.CWD
+	if e.CWD != "" {
+		return e.CWD
+	}
+	return b.opts.CWD
 }
 
 // newTurn opens a main-chain turn.
@@ -320,6 +323,7 @@ func (b *Builder) Digest() *Digest {
 	for _, m := range b.metas {
 		mergeMeta(&d.Meta, m)
 	}
+	setFirst(&d.Meta.CWD, b.opts.CWD)
 	for _, t := range b.turns {
 		tt := *t
 		tt.Items = make([]Item, len(t.Items))

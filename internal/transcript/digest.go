@@ -16,6 +16,10 @@ type Options struct {
 	// rendered text themselves.
 	Redact func(string) string
 
+	// CWD is the session's working folder when the transcript does not say
+	// (a Gemini CLI session does not): paths inside it are shown relative.
+	CWD string
+
 	MaxPrompt  int // characters of one user prompt kept; default 6000
 	MaxProse   int // characters of one assistant message kept; default 3000
 	MaxResult  int // characters of a sub-agent report or answer kept; default 1500

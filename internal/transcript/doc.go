@@ -4,7 +4,8 @@
 // A transcript is a JSONL file under ~/.claude/projects/<project>/, one JSON
 // object per line, appended to while the session runs. Codex CLI's rollout
 // files (~/.codex/sessions/…/rollout-*.jsonl) are read too, each line
-// turned into the entry of the same meaning (codex.go). Its format is not a
+// turned into the entry of the same meaning (codex.go), and Gemini CLI's
+// session documents, whose offsets count messages (gemini.go). Its format is not a
 // documented contract, so a [Reader] is tolerant: lines that are not JSON,
 // lines of unknown types, fields of unexpected types and invalid UTF-8 are
 // skipped or repaired, never fatal. A Reader starts at a byte offset and

@@ -26,6 +26,13 @@ func FuzzReader(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(codex)
+	gemini, err := os.ReadFile(filepath.Join("testdata", "gemini.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(gemini)
+	f.Add(gemini[:len(gemini)/3])
+	f.Add([]byte(`{"sessionId":"s","projectHash":"h","messages":[{"type":"gemini","content":[{"text":"a"}],"toolCalls":[{"id":"t","name":"replace","args":3,"status":"error","result":[{"functionResponse":{"response":{"error":{"x":1}}}}]}]}]}`))
 	f.Add([]byte(`{"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"c","input":"*** Add File: "}}` + "\n" +
 		`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":{"content":1}}}` + "\n" +
 		`{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":7}"}}`))
@@ -36,6 +43,10 @@ func FuzzReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := NewReader(bytes.NewReader(data), 0)
 		b := NewBuilder(Options{MaxPrompt: 50, MaxProse: 50, MaxResult: 50, MaxSummary: 50})
+		if r.gemini {
+			fuzzGemini(t, r, b)
+			return
+		}
 		prev := int64(0)
 		for {
 			e, err := r.Next()
@@ -69,4 +80,30 @@ func FuzzReader(f *testing.F) {
 		_ = d.Chunks(100)
 		_, _ = Build(context.Background(), NewReader(bytes.NewReader(data), 0), Options{})
 	})
+}
+
+// fuzzGemini checks a Reader of a Gemini session document, whose offsets
+// count messages: the entries of one message share its range.
+func fuzzGemini(t *testing.T, r *Reader, b *Builder) {
+	var last Entry
+	for {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return // too large: an error, not a panic
+		}
+		if e.End != e.Offset+1 || e.Offset < last.Offset {
+			t.Fatalf("entry of messages [%d, %d) after [%d, %d)", e.Offset, e.End, last.Offset, last.End)
+		}
+		last = e
+		b.Add(e)
+	}
+	if r.Offset() < last.End || r.Stats().Pending != 0 {
+		t.Fatalf("Offset() = %d after an entry ending at message %d; Pending %d", r.Offset(), last.End, r.Stats().Pending)
+	}
+	d := b.Digest()
+	_ = d.String()
+	_ = d.Chunks(100)
 }

@@ -63,7 +63,13 @@ type Reader struct {
 	order  []string // keys of seen, oldest first
 
 	codexMulti map[string][]string // Codex calls made of several blocks, by call id
-	err        error               // sticky: io.EOF or a read error
+
+	// A Gemini CLI session (gemini.go) is read whole: its entries wait
+	// here, and offsets count messages.
+	gemini    bool
+	queued    []Entry
+	geminiEnd int64 // messages in the session
+	err       error // sticky: io.EOF or a read error
 }
 
 // ErrOffset reports a starting offset beyond the end of the transcript: the
@@ -85,6 +91,17 @@ func Open(path string, offset int64) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
+	}
+	head := make([]byte, 4096)
+	n, _ := f.ReadAt(head, 0)
+	if looksGemini(head[:n]) {
+		r := &Reader{off: offset, seen: make(map[string]map[uint64]bool)}
+		err := r.openGemini(f, offset)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("transcript: open %s at message %d: %w", path, offset, err)
+		}
+		return r, nil
 	}
 	if info, err := f.Stat(); err == nil && offset > info.Size() {
 		f.Close()
@@ -127,11 +144,20 @@ func (r *Reader) prime(src io.Reader, partial bool) {
 // NewReader returns a Reader of r, whose next byte is at offset in the
 // transcript; offset only labels what the Reader reports.
 func NewReader(r io.Reader, offset int64) *Reader {
-	return &Reader{
+	rd := &Reader{
 		br:   bufio.NewReaderSize(r, 64<<10),
 		off:  offset,
 		seen: make(map[string]map[uint64]bool),
 	}
+	if offset > 0 {
+		return rd // Open found a Gemini session at any offset
+	}
+	if head, _ := rd.br.Peek(4096); looksGemini(head) {
+		if err := rd.openGemini(rd.br, 0); err != nil {
+			rd.err = fmt.Errorf("transcript: %w", err)
+		}
+	}
+	return rd
 }
 
 // Close closes the file opened by [Open]; it does nothing for a Reader made
@@ -159,6 +185,17 @@ func (r *Reader) Meta() Meta { return r.meta.meta() }
 // Next returns the next entry. At the end of the data it returns io.EOF;
 // any other error is a read error, after which the Reader stays failed.
 func (r *Reader) Next() (Entry, error) {
+	if r.gemini && r.err == nil {
+		if len(r.queued) == 0 {
+			r.off = max(r.off, r.geminiEnd)
+			return Entry{}, io.EOF
+		}
+		e := r.queued[0]
+		r.queued = r.queued[1:]
+		r.off = e.End
+		r.stats.Entries++
+		return e, nil
+	}
 	for r.err == nil {
 		start := r.off
 		line, complete, err := r.readLine()

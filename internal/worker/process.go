@@ -54,7 +54,7 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 		return queue.Result{}, err
 	}
 	defer r.Close()
-	d, err := transcript.Build(ctx, r, transcript.Options{Redact: p.Redact})
+	d, err := transcript.Build(ctx, r, transcript.Options{Redact: p.Redact, CWD: j.Cwd})
 	if err != nil {
 		return queue.Result{}, err
 	}

@@ -1,0 +1,104 @@
+package transcript
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGeminiSession digests a Gemini CLI session file (one JSON document):
+// the prompts, the shell command that failed and the one that passed after
+// the edits, the files touched, and no CLI notice.
+func TestGeminiSession(t *testing.T) {
+	d := digestFiles(t, Options{CWD: "/home/dev/acct"}, filepath.Join("testdata", "gemini.json"))
+	golden(t, "gemini.digest", d.String())
+	if m := d.Meta; m.SessionID != "6f0b9a52-2d1e-4c8a-9f3e-7b1d2c3e4f50" || m.Agent != "gemini" {
+		t.Errorf("Meta = %+v", m)
+	}
+	f := d.Files()
+	if strings.Join(f.Edited, ",") != "billing/invoice.go" || strings.Join(f.Created, ",") != "billing/first_test.go" {
+		t.Errorf("Files() = %+v", f)
+	}
+	fails := d.Failures()
+	if len(fails) != 1 || !strings.Contains(fails[0].Call.Error, "index out of range") || fails[0].FixedBy == nil {
+		t.Errorf("Failures() = %+v, want the failing test run, fixed by the later one", fails)
+	}
+	if strings.Contains(d.String(), "Request cancelled") {
+		t.Error("the digest holds the CLI's own notice")
+	}
+}
+
+// TestGeminiOffsets: offsets count messages, so a second job reads only
+// the messages added since, and an offset past the end is ErrOffset.
+func TestGeminiOffsets(t *testing.T) {
+	path := filepath.Join("testdata", "gemini.json")
+	r, err := Open(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ends []int64
+	for {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ends = append(ends, e.End)
+	}
+	if r.Offset() != 6 {
+		t.Errorf("Offset() after the whole session = %d, want 6 (messages)", r.Offset())
+	}
+	if len(ends) == 0 || ends[len(ends)-1] != 5 && ends[len(ends)-1] != 6 {
+		t.Errorf("entry ends = %v", ends)
+	}
+
+	r, err = Open(path, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := r.Next()
+	if err != nil || e.Type != "user" || !strings.HasPrefix(entryText(e), "Thanks. Remember") {
+		t.Errorf("from message 4: first entry %+v, %v; want the last prompt", e, err)
+	}
+	if _, err := Open(path, 7); !errors.Is(err, ErrOffset) {
+		t.Errorf("Open at message 7 of 6: %v, want ErrOffset", err)
+	}
+
+	// A document cut short while Gemini CLI rewrites it reads as nothing
+	// yet, and keeps the offset.
+	data, _ := os.ReadFile(path)
+	cut := filepath.Join(t.TempDir(), "cut.json")
+	os.WriteFile(cut, data[:len(data)/2], 0o644)
+	r, err = Open(cut, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Next(); !errors.Is(err, io.EOF) || r.Offset() != 2 {
+		t.Errorf("a half-written session: Next = %v, Offset = %d; want EOF at 2", err, r.Offset())
+	}
+}
+
+func TestLooksGemini(t *testing.T) {
+	tests := []struct {
+		head string
+		want bool
+	}{
+		{"{\n  \"sessionId\": \"x\",", true},
+		{"  \n{\n", true},
+		{`{"sessionId":"x","projectHash":"h","messages":[]}`, true},
+		{`{"type":"user","sessionId":"x","message":{"content":"messages"}}` + "\n", false},
+		{`{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}`, false},
+		{"", false},
+		{"[1]", false},
+	}
+	for _, tt := range tests {
+		if got := looksGemini([]byte(tt.head)); got != tt.want {
+			t.Errorf("looksGemini(%q) = %v, want %v", tt.head, got, tt.want)
+		}
+	}
+}
