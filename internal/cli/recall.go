@@ -82,7 +82,7 @@ func runRecall(ctx context.Context, f *Factory, opts recallOptions) error {
 		q.Files = append(q.Files, repoPath(root, p))
 	}
 	cfg := recall.DefaultConfig()
-	if verdicts, err := db.Verdicts(ctx); err == nil {
+	if verdicts, err := db.Suspects(ctx); err == nil {
 		cfg.Suspect = staleness.SuspectFunc(verdicts) // what the last mnemo verify found
 	}
 	results, err := recall.New(db, cfg).Recall(ctx, q)

@@ -51,7 +51,7 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 		}
 	}
 	cfg := recall.DefaultConfig()
-	if verdicts, err := db.Verdicts(ctx); err == nil {
+	if verdicts, err := db.Suspects(ctx); err == nil {
 		cfg.Suspect = staleness.SuspectFunc(verdicts)
 	}
 	results, err := recall.New(db, cfg).Recall(ctx, recall.Query{Text: prompt, Limit: 10, Now: w.now})

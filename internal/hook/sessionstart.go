@@ -83,7 +83,7 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 // checked now (hashes only: no git here) until maxBodies pass.
 func suspects(ctx context.Context, w *world, db *index.DB, top []index.Doc) (stale []string, worth []index.Doc) {
 	suspect := map[index.Key]bool{}
-	verdicts, _ := db.Verdicts(ctx)
+	verdicts, _ := db.Suspects(ctx)
 	for _, k := range sortedKeys(verdicts) {
 		if v := verdicts[k]; v.State == string(staleness.Suspect) {
 			stale = append(stale, fmt.Sprintf("- %s: %s", k.Name, strings.Join(v.Reasons, "; ")))

@@ -20,7 +20,7 @@ import (
 
 // SchemaVersion is stored in PRAGMA user_version. An index.db with another
 // version was written by another build of mnemo and is rebuilt.
-const SchemaVersion = 10
+const SchemaVersion = 11
 
 // FileName is the index's file in a state folder.
 const FileName = "index.db"

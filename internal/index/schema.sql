@@ -146,3 +146,4 @@ CREATE TABLE verify_state (
 	checked TEXT NOT NULL,              -- RFC 3339 UTC: when it was last verified
 	PRIMARY KEY (source, name)
 ) WITHOUT ROWID;
+CREATE INDEX verify_state_suspect ON verify_state (source, name) WHERE state = 'suspect';

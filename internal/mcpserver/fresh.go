@@ -182,7 +182,7 @@ func (s *Server) suspects(ctx context.Context, db *index.DB) func(index.Key) (st
 	s.verdictsMu.Lock()
 	defer s.verdictsMu.Unlock()
 	if s.verdicts == nil || time.Since(s.verdictsAt) > verdictsTTL {
-		v, err := db.Verdicts(ctx)
+		v, err := db.Suspects(ctx)
 		if err != nil {
 			s.cfg.Log.Warn("verdicts", "err", err)
 			v = map[index.Key]index.Verdict{}
