@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -37,9 +38,12 @@ ends: each file is queued and processed in this process, from where an
 earlier run stopped (a file is never read twice), and the candidate facts
 go to the vault or the inbox. Codex CLI rollout files
 (~/.codex/sessions/.../rollout-*.jsonl) and Gemini CLI sessions
-(~/.gemini/tmp/<project>/chats/session-*.json) are read as well. With --all, every past session of this
-project under ~/.claude/projects/<project>/ is processed, sub-agent files
-included; --since keeps the files changed on or after a date.
+(~/.gemini/tmp/<hash>/chats/session-*.json) are read as well.
+
+With --all, every past session of this project is processed: Claude Code's
+under ~/.claude/projects/<project>/ (sub-agent files included), Codex CLI's
+that ran in the project, and Gemini CLI's. --since keeps the files changed
+on or after a date.
 
 Progress is drawn on a terminal; a summary ends the run.`,
 		Example: `  mnemo ingest ~/.claude/projects/-home-me-shop/7d3c9a1e.jsonl
@@ -54,7 +58,7 @@ Progress is drawn on a terminal; a summary ends the run.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.BoolVar(&opts.all, "all", false, "every past session of this project under ~/.claude/projects/")
+	fl.BoolVar(&opts.all, "all", false, "every past session of this project (Claude Code, Codex CLI, Gemini CLI)")
 	fl.StringVar(&opts.since, "since", "", "only files changed on or after `DATE` (2006-01-02)")
 	fl.BoolVar(&opts.json, "json", false, "print the summary as JSON")
 	fl.StringVar(&opts.extractor, "extractor", "", "auto, anthropic, claude-cli, openai or heuristic")
@@ -145,7 +149,7 @@ func mustList(ctx context.Context, q *queue.Queue) []queue.Job {
 // sessionKey names a transcript file for the queue's offsets: its session
 // id, and for a sub-agent file the session and the agent.
 func sessionKey(path string) string {
-	base := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".jsonl"), ".json")
 	if dir := filepath.Dir(path); filepath.Base(dir) == "subagents" {
 		return filepath.Base(filepath.Dir(dir)) + "/" + base
 	}
@@ -195,18 +199,29 @@ func ingestFiles(f *Factory, opts ingestOptions) ([]string, error) {
 	return out, nil
 }
 
-// projectTranscripts lists the project's session files and their
-// sub-agent files, oldest first.
+// projectTranscripts lists the project's sessions, oldest first: Claude
+// Code's session files and their sub-agent files, Codex CLI's rollout files
+// of sessions run in the project, and Gemini CLI's session files.
 func projectTranscripts(env project.Env, p *project.Project) ([]string, error) {
-	dir := filepath.Join(env.ClaudeHome(), "projects", project.ClaudeSlug(p.Root))
-	mains, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	claude := filepath.Join(env.ClaudeHome(), "projects", project.ClaudeSlug(p.Root))
+	mains, err := filepath.Glob(filepath.Join(claude, "*.jsonl"))
 	if err != nil {
 		return nil, err
 	}
-	if len(mains) == 0 {
-		return nil, fmt.Errorf("ingest: no sessions of this project in %s", dir)
+	codexDir := filepath.Join(env.CodexHome(), "sessions")
+	codex, err := transcript.CodexSessions(codexDir, p.Root)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: %w", err)
 	}
-	sort.Slice(mains, func(i, j int) bool { return modTime(mains[i]).Before(modTime(mains[j])) })
+	gemini, err := transcript.GeminiSessions(env.GeminiHome(), p.Root)
+	if err != nil {
+		return nil, err
+	}
+	mains = slices.Concat(mains, codex, gemini)
+	if len(mains) == 0 {
+		return nil, fmt.Errorf("ingest: no sessions of this project in %s, %s or %s", claude, codexDir, env.GeminiHome())
+	}
+	sort.SliceStable(mains, func(i, j int) bool { return modTime(mains[i]).Before(modTime(mains[j])) })
 	var out []string
 	for _, m := range mains {
 		out = append(out, m)

@@ -37,6 +37,17 @@ func (e Env) ClaudeHome() string {
 	return filepath.Join(e.Home, ".claude")
 }
 
+// CodexHome returns CODEX_HOME, or ~/.codex.
+func (e Env) CodexHome() string {
+	if h := e.Getenv("CODEX_HOME"); h != "" {
+		return h
+	}
+	return filepath.Join(e.Home, ".codex")
+}
+
+// GeminiHome returns ~/.gemini, where Gemini CLI keeps its sessions.
+func (e Env) GeminiHome() string { return filepath.Join(e.Home, ".gemini") }
+
 // UserVaultDir returns the user vault: facts about the user across projects.
 func (e Env) UserVaultDir() string { return filepath.Join(e.MnemoHome(), "user") }
 

@@ -1,0 +1,72 @@
+package transcript
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// CodexSessions returns the Codex CLI rollout files under dir
+// (~/.codex/sessions) of the sessions that ran in root or a folder below
+// it, as their session_meta line says. A missing dir holds none.
+func CodexSessions(dir, root string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if path == dir && os.IsNotExist(err) {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() || !strings.HasPrefix(name, "rollout-") || !strings.HasSuffix(name, ".jsonl") {
+			return nil
+		}
+		if cwd := codexCWD(path); cwd != "" && within(root, cwd) {
+			out = append(out, path)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// codexCWD reads the folder a rollout file's session ran in from its
+// session_meta line, the first; "" when it has none.
+func codexCWD(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	line, _ := br.ReadSlice('\n')
+	var w struct {
+		Type    string `json:"type"`
+		Payload struct {
+			CWD string `json:"cwd"`
+		} `json:"payload"`
+	}
+	if json.Unmarshal(line, &w) != nil || w.Type != "session_meta" {
+		return ""
+	}
+	return w.Payload.CWD
+}
+
+// within reports whether path is root or a folder below it.
+func within(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// GeminiSessions returns the Gemini CLI session files of the project at
+// root under dir (~/.gemini): Gemini CLI keeps them in
+// tmp/<SHA-256 of the project's path>/chats/.
+func GeminiSessions(dir, root string) ([]string, error) {
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Glob(filepath.Join(dir, "tmp", hex.EncodeToString(sum[:]), "chats", "session-*.json"))
+}
