@@ -80,11 +80,9 @@ func (r *Reader) openGemini(src io.Reader, offset int64) error {
 	}
 	var s geminiSession
 	if err := json.Unmarshal(bytes.ToValidUTF8(data, []byte("\uFFFD")), &s); err != nil {
-		// Being rewritten, or not a session: nothing to read yet. The
-		// offset stays, so the next read starts where this one would have.
-		r.stats.Bad++
-		r.br = bufio.NewReader(bytes.NewReader(nil))
-		return nil
+		// Caught while Gemini CLI rewrites it, most likely: an error, so
+		// that the job is retried later rather than done with nothing.
+		return fmt.Errorf("the Gemini session is not a whole JSON document (being written?): %w", err)
 	}
 	if offset > int64(len(s.Messages)) {
 		return fmt.Errorf("%w (%d messages)", ErrOffset, len(s.Messages))
