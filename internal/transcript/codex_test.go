@@ -82,3 +82,55 @@ func TestPatchFiles(t *testing.T) {
 		}
 	}
 }
+
+func TestCodexCalls(t *testing.T) {
+	tests := []struct {
+		name string
+		line string
+		want []string // name and input of each block
+	}{
+		{"shell argv", `{"type":"function_call","name":"shell","call_id":"c","arguments":"{\"command\":[\"bash\",\"-lc\",\"make test\"]}"}`,
+			[]string{`Bash {"command":"make test"}`}},
+		{"shell plain argv", `{"type":"function_call","name":"shell","call_id":"c","arguments":"{\"command\":[\"git\",\"status\"]}"}`,
+			[]string{`Bash {"command":"git status"}`}},
+		{"shell string", `{"type":"function_call","name":"shell_command","call_id":"c","arguments":"{\"command\":\"ls -la\"}"}`,
+			[]string{`Bash {"command":"ls -la"}`}},
+		{"local shell", `{"type":"local_shell_call","call_id":"c","action":{"type":"exec","command":["sh","-c","npm test"]}}`,
+			[]string{`Bash {"command":"npm test"}`}},
+		{"exec_command", `{"type":"function_call","name":"exec_command","call_id":"c","arguments":"{\"cmd\":\"go vet ./...\"}"}`,
+			[]string{`Bash {"command":"go vet ./..."}`}},
+		{"patch as a function", `{"type":"function_call","name":"apply_patch","call_id":"c","arguments":"{\"input\":\"*** Begin Patch\\n*** Add File: a.go\\n+x\\n*** Update File: b.go\\n*** End Patch\"}"}`,
+			[]string{`Write {"file_path":"a.go"}`, `Edit {"file_path":"b.go"}`}},
+		{"patch naming no file", `{"type":"custom_tool_call","name":"apply_patch","call_id":"c","input":"garbage"}`,
+			[]string{`apply_patch {"input":"garbage"}`}},
+		{"other tool", `{"type":"function_call","name":"update_plan","call_id":"c","arguments":"{\"plan\":[]}"}`,
+			[]string{`update_plan {"plan":[]}`}},
+		{"arguments not JSON", `{"type":"function_call","name":"view_image","call_id":"c","arguments":"oops"}`,
+			[]string{`view_image {"input":"oops"}`}},
+	}
+	for _, tt := range tests {
+		var p codexLine
+		if err := json.Unmarshal([]byte(tt.line), &p); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		r := NewReader(strings.NewReader(""), 0)
+		var got []string
+		for _, b := range r.codexCalls(p) {
+			got = append(got, b.Name+" "+string(b.Input))
+		}
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("%s: blocks %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	// The output of a patch that made several blocks answers each of them.
+	r := NewReader(strings.NewReader(""), 0)
+	var p codexLine
+	json.Unmarshal([]byte(`{"type":"custom_tool_call","name":"apply_patch","call_id":"p","input":"*** Add File: a.go\n*** Update File: b.go\n"}`), &p)
+	r.codexCalls(p)
+	if ids := r.codexIDs("p"); strings.Join(ids, ",") != "p,p/2" {
+		t.Errorf("codexIDs(p) = %q, want p and p/2", ids)
+	}
+	if ids := r.codexIDs("q"); strings.Join(ids, ",") != "q" {
+		t.Errorf("codexIDs(q) = %q, want q", ids)
+	}
+}
