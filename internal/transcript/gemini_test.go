@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -95,6 +96,29 @@ func TestLooksGemini(t *testing.T) {
 	for _, tt := range tests {
 		if got := looksGemini([]byte(tt.head)); got != tt.want {
 			t.Errorf("looksGemini(%q) = %v, want %v", tt.head, got, tt.want)
+		}
+	}
+}
+
+func TestGeminiTool(t *testing.T) {
+	tests := []struct {
+		name, args, want string
+	}{
+		{"run_shell_command", `{"command":"make","description":"build"}`, `Bash {"command":"make"}`},
+		{"read_file", `{"absolute_path":"/p/a.go"}`, `Read {"file_path":"/p/a.go"}`},
+		{"read_file", `{"file_path":"b.go"}`, `Read {"file_path":"b.go"}`},
+		{"write_file", `{"file_path":"/p/c.go","content":"x"}`, `Write {"file_path":"/p/c.go"}`},
+		{"replace", `{"file_path":"/p/d.go","old_string":"a","new_string":"b"}`, `Edit {"file_path":"/p/d.go"}`},
+		{"glob", `{"pattern":"**/*.go"}`, `Glob {"pattern":"**/*.go"}`},
+		{"search_file_content", `{"pattern":"TODO"}`, `Grep {"pattern":"TODO"}`},
+		{"google_web_search", `{"query":"go 1.26"}`, `WebSearch {"query":"go 1.26"}`},
+		{"save_memory", `{"fact":"x"}`, `save_memory {"fact":"x"}`},
+		{"list_directory", `not json`, `list_directory {}`},
+	}
+	for _, tt := range tests {
+		name, input := geminiTool(tt.name, json.RawMessage(tt.args))
+		if got := name + " " + string(input); got != tt.want {
+			t.Errorf("geminiTool(%s, %s) = %s, want %s", tt.name, tt.args, got, tt.want)
 		}
 	}
 }
