@@ -20,8 +20,10 @@ func newBenchHooksCmd(f *Factory) *cobra.Command {
 		Short: "Time the hooks from process start to exit",
 		Long: `Time each hook as Claude Code runs it, a new process reading its JSON on
 stdin, in a temporary git project whose vault holds N synthetic memories:
-session-start, user-prompt-submit and session-end. Reports the median, the
-90th percentile and the fastest run of --runs runs at each size.`,
+session-start, user-prompt-submit and session-end, and stop, which does
+nothing: its time is the binary's start-up on this machine, the floor under
+the others. Reports the median, the 90th percentile and the fastest run of
+--runs runs at each size.`,
 		Example: `  mnemo bench hooks
   mnemo bench hooks --n 1000,10000 --runs 50 --json`,
 		Args: exactArgs(0),
