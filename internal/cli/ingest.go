@@ -147,13 +147,36 @@ func mustList(ctx context.Context, q *queue.Queue) []queue.Job {
 }
 
 // sessionKey names a transcript file for the queue's offsets: its session
-// id, and for a sub-agent file the session and the agent.
+// id, and for a sub-agent file the session and the agent. A Codex rollout
+// file (rollout-<time>-<session id>.jsonl) is keyed by the session id its
+// hooks send, so that ingesting it and capturing it share one offset.
 func sessionKey(path string) string {
 	base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".jsonl"), ".json")
 	if dir := filepath.Dir(path); filepath.Base(dir) == "subagents" {
 		return filepath.Base(filepath.Dir(dir)) + "/" + base
 	}
+	if id := base[max(len(base)-36, 0):]; strings.HasPrefix(base, "rollout-") && isUUID(id) {
+		return id
+	}
 	return base
+}
+
+// isUUID reports whether s is a UUID in its 36-character text form.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range s {
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if c != '-' {
+				return false
+			}
+		case !strings.ContainsRune("0123456789abcdefABCDEF", c):
+			return false
+		}
+	}
+	return true
 }
 
 // ingestFiles lists the transcripts to process.

@@ -1,0 +1,19 @@
+package cli
+
+import "testing"
+
+func TestSessionKey(t *testing.T) {
+	tests := []struct{ path, want string }{
+		{"/h/.claude/projects/-p/7d3c9a1e-5b2f-4c8e-9a6d-1f0e2b3c4d5e.jsonl", "7d3c9a1e-5b2f-4c8e-9a6d-1f0e2b3c4d5e"},
+		{"/h/.claude/projects/-p/7d3c/subagents/agent-a1b2.jsonl", "7d3c/agent-a1b2"},
+		{"/h/.codex/sessions/2026/11/28/rollout-2026-11-28T09-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl", "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"},
+		{"/h/.codex/sessions/rollout-short.jsonl", "rollout-short"},
+		{"/h/.gemini/tmp/abc/chats/session-2026-11-29T16-00-6f0b9a52.json", "session-2026-11-29T16-00-6f0b9a52"},
+		{"/tmp/x.jsonl", "x"},
+	}
+	for _, tt := range tests {
+		if got := sessionKey(tt.path); got != tt.want {
+			t.Errorf("sessionKey(%q) = %q, want %q", tt.path, got, tt.want)
+		}
+	}
+}
