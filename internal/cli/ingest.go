@@ -148,8 +148,9 @@ func mustList(ctx context.Context, q *queue.Queue) []queue.Job {
 
 // sessionKey names a transcript file for the queue's offsets: its session
 // id, and for a sub-agent file the session and the agent. A Codex rollout
-// file (rollout-<time>-<session id>.jsonl) is keyed by the session id its
-// hooks send, so that ingesting it and capturing it share one offset.
+// file (rollout-<time>-<session id>.jsonl) and a Gemini CLI session are
+// keyed by the session id their hooks send, so that ingesting a session and
+// capturing it share one offset.
 func sessionKey(path string) string {
 	base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".jsonl"), ".json")
 	if dir := filepath.Dir(path); filepath.Base(dir) == "subagents" {
@@ -157,6 +158,11 @@ func sessionKey(path string) string {
 	}
 	if id := base[max(len(base)-36, 0):]; strings.HasPrefix(base, "rollout-") && isUUID(id) {
 		return id
+	}
+	if strings.HasSuffix(path, ".json") {
+		if id := transcript.GeminiSessionID(path); id != "" {
+			return id
+		}
 	}
 	return base
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 )
@@ -215,4 +216,37 @@ func (c geminiCall) output() (string, bool) {
 		parts = append(parts, geminiText(c.ResultDisplay))
 	}
 	return strings.Join(parts, "\n"), failed
+}
+
+// GeminiSessionID returns the session id a Gemini CLI session file holds
+// (the one its hooks send), reading no further than that key; "" when the
+// file is not a session.
+func GeminiSessionID(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	dec := json.NewDecoder(bufio.NewReader(f))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		if key == "sessionId" {
+			var id string
+			if dec.Decode(&id) != nil {
+				return ""
+			}
+			return id
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return ""
+		}
+	}
+	return ""
 }
