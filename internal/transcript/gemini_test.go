@@ -122,3 +122,25 @@ func TestGeminiTool(t *testing.T) {
 		}
 	}
 }
+
+func TestGeminiSessionID(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(s), 0o644)
+		return p
+	}
+	tests := []struct{ path, want string }{
+		{filepath.Join("testdata", "gemini.json"), "6f0b9a52-2d1e-4c8a-9f3e-7b1d2c3e4f50"},
+		{write("late.json", `{"projectHash":"h","messages":[{"type":"user"}],"sessionId":"s2"}`), "s2"},
+		{write("none.json", `{"messages":[]}`), ""},
+		{write("array.json", `[1,2]`), ""},
+		{write("cut.json", `{"projectHash":"h","mess`), ""},
+		{filepath.Join(dir, "missing.json"), ""},
+	}
+	for _, tt := range tests {
+		if got := GeminiSessionID(tt.path); got != tt.want {
+			t.Errorf("GeminiSessionID(%s) = %q, want %q", filepath.Base(tt.path), got, tt.want)
+		}
+	}
+}
