@@ -134,12 +134,6 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return nil
 }
 
-// Connect serves one client on t in the background, for tests over an
-// in-memory transport; the session ends when either side closes.
-func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSession, error) {
-	return s.mcp.Connect(ctx, t, nil)
-}
-
 // Close releases the index and the folder watch. The server answers no
 // more calls after it.
 func (s *Server) Close() error {

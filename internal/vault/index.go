@@ -118,15 +118,6 @@ func generated(line string) bool {
 
 type budget struct{ lines, bytes int }
 
-func (b *budget) take(line string) bool {
-	if b.lines < 1 || b.bytes < len(line) {
-		return false
-	}
-	b.lines--
-	b.bytes -= len(line)
-	return true
-}
-
 // renderEntries writes the block's lines within the budget.
 func renderEntries(entries []Entry, room budget) string {
 	active := make([]Entry, 0, len(entries))
