@@ -55,8 +55,8 @@ draft and recalls it. Nothing leaves the machine.`,
 
 // demo is a temporary project and home.
 type demo struct {
-	parent                    *Factory
-	base, home, project, sess string
+	parent              *Factory
+	base, home, project string
 }
 
 func newDemo(parent *Factory) (*demo, error) {
