@@ -92,9 +92,9 @@ func Open(path string, offset int64) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	head := make([]byte, 4096)
-	n, _ := f.ReadAt(head, 0)
-	if looksGemini(head[:n]) {
+	// At offset 0 NewReader finds a Gemini session itself; past it, the
+	// offset counts messages, which must be known before the size check.
+	if offset > 0 && geminiFile(f) {
 		r := &Reader{off: offset, seen: make(map[string]map[uint64]bool)}
 		err := r.openGemini(f, offset)
 		f.Close()
@@ -118,6 +118,13 @@ func Open(path string, offset int64) (*Reader, error) {
 		}
 	}
 	return r, nil
+}
+
+// geminiFile reports whether f holds a Gemini CLI session document.
+func geminiFile(f *os.File) bool {
+	head := make([]byte, 4096)
+	n, _ := f.ReadAt(head, 0)
+	return looksGemini(head[:n])
 }
 
 // prime reads src, the lines just before where r starts, only to remember
