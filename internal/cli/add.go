@@ -67,7 +67,7 @@ tell when the code it describes has changed.`,
 	fl.StringArrayVarP(&opts.files, "file", "f", nil, "anchor the memory to `PATH` (repeatable)")
 	fl.StringArrayVar(&opts.tags, "tag", nil, "add a `TAG` (repeatable)")
 	fl.BoolVar(&opts.user, "user", false, "write to the user vault (~/.mnemo/user), not the project's")
-	fl.BoolVar(&opts.force, "force", false, "replace a memory of the same name")
+	fl.BoolVar(&opts.force, "force", false, "write it even when a memory of that name exists: beside it (NAME-2), never over it")
 	return cmd
 }
 
@@ -117,9 +117,14 @@ func runAdd(ctx context.Context, f *Factory, opts addOptions) error {
 	if m.Anchors, err = anchorsFor(ctx, f, opts.files, m.Body); err != nil {
 		return err
 	}
-	if err := v.Write(ctx, m, opts.force); err != nil {
+	if opts.force {
+		_, err = v.CreateFree(ctx, m)
+	} else {
+		err = v.Create(ctx, m)
+	}
+	if err != nil {
 		if errors.Is(err, vault.ErrExists) {
-			return withHint(err, "pass --force to replace it, or --name to choose another name")
+			return withHint(err, "pass --name to choose another name, or --force to write it beside the other as "+v.FreeName(m.Name))
 		}
 		return err
 	}

@@ -81,7 +81,10 @@ func runEdit(ctx context.Context, f *Factory, opts editOptions) error {
 	if current, err := v.ReadFile(file); err != nil || !bytes.Equal(current, before) {
 		return keepEdit(f, after, fmt.Errorf("%s changed while you were editing it", displayPath(f, v.Path(opts.name))))
 	}
-	if err := v.WriteLocked(m, true); err != nil {
+	if _, err := v.UpdateLocked(opts.name, func(cur *memory.Memory) error {
+		*cur = *m
+		return nil
+	}); err != nil {
 		return keepEdit(f, after, err)
 	}
 	if err := v.ReindexLocked(); err != nil {

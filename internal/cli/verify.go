@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -211,5 +212,15 @@ func fixOne(ctx context.Context, f *Factory, v *vault.Vault, vf *staleness.Verif
 			return false, nil
 		}
 	}
-	return true, v.Write(ctx, fixed, true)
+	// The question was asked outside the lock: apply the change only to
+	// the memory as it was shown, never over an edit made meanwhile.
+	shown := e.Memory.Render()
+	_, err := v.Update(ctx, e.Name, func(m *memory.Memory) error {
+		if !bytes.Equal(m.Render(), shown) {
+			return fmt.Errorf("%s changed while the fix waited for an answer: nothing written; run 'mnemo verify --fix %s' again", name, e.Name)
+		}
+		m.Body, m.Anchors, m.Updated = fixed.Body, fixed.Anchors, fixed.Updated
+		return nil
+	})
+	return err == nil, err
 }

@@ -284,31 +284,38 @@ func (c *Consolidator) vaultFor(where string) *vault.Vault {
 // confirmed, and its confidence if the new one is higher.
 func (c *Consolidator) duplicate(ctx context.Context, best match, m *memory.Memory) (Outcome, error) {
 	o := Outcome{Action: Duplicate, Name: best.name, Where: best.where, Existing: best.name, Similarity: best.sim}
-	old := best.mem
-	old.Updated = c.Now
-	old.Confidence = max(old.Confidence, m.Confidence)
-	if best.where == "inbox" {
-		return o, c.Inbox.Put(old)
+	confirm := func(old *memory.Memory) {
+		old.Updated = c.Now
+		old.Confidence = max(old.Confidence, m.Confidence)
 	}
-	return o, c.vaultFor(best.where).Write(ctx, old, true)
+	if best.where == "inbox" {
+		confirm(best.mem)
+		return o, c.Inbox.Put(best.mem)
+	}
+	_, err := c.vaultFor(best.where).Update(ctx, best.name, func(old *memory.Memory) error {
+		confirm(old)
+		return nil
+	})
+	return o, err
 }
 
 // refine rewrites a memory with the better statement of its fact.
 func (c *Consolidator) refine(ctx context.Context, best match, m *memory.Memory) (Outcome, error) {
-	old := best.mem
-	old.Description, old.Body, old.Updated = m.Description, m.Body, c.Now
-	old.Confidence = max(old.Confidence, m.Confidence)
-	if m.Why != "" {
-		old.Why = m.Why
-	}
-	if m.Source != "" {
-		old.Source = m.Source
-	}
-	if !m.Anchors.IsZero() {
-		old.Anchors = m.Anchors
-	}
-	return Outcome{Action: Refined, Name: best.name, Where: best.where, Existing: best.name, Similarity: best.sim},
-		c.vaultFor(best.where).Write(ctx, old, true)
+	_, err := c.vaultFor(best.where).Update(ctx, best.name, func(old *memory.Memory) error {
+		old.Description, old.Body, old.Updated = m.Description, m.Body, c.Now
+		old.Confidence = max(old.Confidence, m.Confidence)
+		if m.Why != "" {
+			old.Why = m.Why
+		}
+		if m.Source != "" {
+			old.Source = m.Source
+		}
+		if !m.Anchors.IsZero() {
+			old.Anchors = m.Anchors
+		}
+		return nil
+	})
+	return Outcome{Action: Refined, Name: best.name, Where: best.where, Existing: best.name, Similarity: best.sim}, err
 }
 
 // refineDraft updates a draft with the newer statement of its fact.
@@ -325,22 +332,16 @@ func (c *Consolidator) add(ctx context.Context, m *memory.Memory) (Outcome, erro
 	if m.Type == memory.TypeUser {
 		where = "user"
 	}
-	v := c.vaultFor(where)
-	unlock, err := v.Lock(ctx)
+	name, err := c.vaultFor(where).CreateFree(ctx, m)
 	if err != nil {
 		return Outcome{}, err
 	}
-	defer unlock()
-	m.Name = freeName(m.Name, inVault(v))
-	if err := v.WriteLocked(m, false); err != nil {
-		return Outcome{}, err
-	}
-	return Outcome{Action: Added, Name: m.Name, Where: where}, v.ReindexLocked()
+	return Outcome{Action: Added, Name: name, Where: where}, nil
 }
 
 // draft puts a memory in the inbox for review.
 func (c *Consolidator) draft(m *memory.Memory) (Outcome, error) {
-	m.Name = freeName(m.Name, func(n string) bool {
+	m.Name = vault.FirstFree(m.Name, func(n string) bool {
 		_, err := os.Stat(filepath.Join(c.Inbox.Dir, n+".md"))
 		return err == nil
 	})

@@ -117,38 +117,16 @@ func (in *Inbox) Approve(ctx context.Context, v *vault.Vault, name string, now t
 		return "", err
 	}
 	defer unlock()
-	m.Name = freeName(m.Name, inVault(v))
+	m.Name = v.FreeName(m.Name)
 	m.Updated = now
 	m.Status = memory.StatusActive
-	if err := v.WriteLocked(m, false); err != nil {
+	if err := v.CreateLocked(m); err != nil {
 		return "", err
 	}
 	if err := os.Remove(filepath.Join(in.Dir, name+".md")); err != nil {
 		return "", fmt.Errorf("inbox: %w", err)
 	}
 	return m.Name, v.ReindexLocked()
-}
-
-// freeName returns name, or name-2, name-3… when taken says it is taken.
-func freeName(name string, taken func(string) bool) string {
-	for i := 1; ; i++ {
-		n := name
-		if i > 1 {
-			suffix := fmt.Sprintf("-%d", i)
-			n = strings.TrimRight(name[:min(len(name), memory.MaxNameLen-len(suffix))], "-") + suffix
-		}
-		if !taken(n) {
-			return n
-		}
-	}
-}
-
-// inVault reports whether a vault has a file of the name.
-func inVault(v *vault.Vault) func(string) bool {
-	return func(name string) bool {
-		_, err := os.Lstat(v.Path(name))
-		return !errors.Is(err, fs.ErrNotExist)
-	}
 }
 
 // A rejection is a draft a person turned down.

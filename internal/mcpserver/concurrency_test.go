@@ -25,7 +25,7 @@ func TestWritersShareTheVault(t *testing.T) {
 		wg.Go(func() {
 			m := memory.New(memory.Header{Name: fmt.Sprintf("cli-fact-%d", i), Description: fmt.Sprintf("Falcon service rule %d from the CLI", i),
 				Type: memory.TypeProject, Created: now, Updated: now, Source: "manual", Confidence: 1}, "Written by another process.")
-			if err := v.Write(context.Background(), m, false); err != nil {
+			if err := v.Create(context.Background(), m); err != nil {
 				t.Error(err)
 			}
 		})
@@ -76,7 +76,7 @@ func TestIdleRelease(t *testing.T) {
 	time.Sleep(400 * time.Millisecond) // the index is closed now
 	m := memory.New(memory.Header{Name: "otter-gateway", Description: "The otter gateway fronts the API",
 		Type: memory.TypeProject, Created: now, Updated: now, Confidence: 1}, "Written while the server was idle.")
-	if err := f.vault().Write(context.Background(), m, false); err != nil {
+	if err := f.vault().Create(context.Background(), m); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(400 * time.Millisecond)

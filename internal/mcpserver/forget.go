@@ -82,13 +82,14 @@ func (s *Server) forget(ctx context.Context, _ *mcp.CallToolRequest, in forgetIn
 
 // supersede marks a memory superseded by another, keeping it in its vault.
 func (s *Server) supersede(ctx context.Context, f found, by, reason string) error {
-	m := f.m
-	m.Status, m.SupersededBy, m.Updated = memory.StatusSuperseded, by, s.cfg.Now()
-	m.Why = strings.TrimSpace(m.Why + " Superseded by " + by + ": " + reason)
-	if err := f.v.Write(ctx, m, true); err != nil {
+	if _, err := f.v.Update(ctx, f.m.Name, func(m *memory.Memory) error {
+		m.Status, m.SupersededBy, m.Updated = memory.StatusSuperseded, by, s.cfg.Now()
+		m.Why = strings.TrimSpace(m.Why + " Superseded by " + by + ": " + reason)
+		return nil
+	}); err != nil {
 		return err
 	}
-	s.cfg.Log.Info("forget: superseded", "name", m.Name, "vault", f.where, "by", by, "reason", reason)
+	s.cfg.Log.Info("forget: superseded", "name", f.m.Name, "vault", f.where, "by", by, "reason", reason)
 	return nil
 }
 

@@ -30,7 +30,7 @@ func (s *Server) memCreate(ctx context.Context, in memoryInput) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	if err := v.WriteLocked(m, false); err != nil {
+	if err := v.CreateLocked(m); err != nil {
 		return "", err
 	}
 	if err := v.ReindexLocked(); err != nil {
@@ -142,7 +142,12 @@ func (s *Server) edit(ctx context.Context, path string, change func(memPath, str
 	if !m.Updated.IsZero() {
 		m.Updated = s.cfg.Now()
 	}
-	if err := v.WriteLocked(m, true); err != nil {
+	// The text was read under the lock just taken, so the edit applies to
+	// the file as it is; the door checks and writes it.
+	if _, err := v.UpdateLocked(name, func(cur *memory.Memory) error {
+		*cur = *m
+		return nil
+	}); err != nil {
 		return err
 	}
 	if err := v.ReindexLocked(); err != nil {
@@ -240,7 +245,7 @@ func (s *Server) memRename(ctx context.Context, in memoryInput) (string, error) 
 		return "", fileError(from, err)
 	}
 	m.Name = newName
-	if err := v.WriteLocked(m, false); err != nil {
+	if err := v.CreateLocked(m); err != nil {
 		return "", err
 	}
 	if err := v.RemoveLocked(oldName); err != nil {

@@ -54,17 +54,23 @@ func (s *Server) update(ctx context.Context, _ *mcp.CallToolRequest, in updateIn
 	if err != nil {
 		return nil, updateOutput{}, err
 	}
-	m, now := f.m, s.cfg.Now()
-	changed, err := s.applyUpdate(ctx, m, in)
+	// The change applies to the file as it is under the vault's lock, not
+	// to what find read: an edit made meanwhile by another process stays.
+	var changed []string
+	errNothing := errors.New("nothing to change: pass description, fact, type, files, why, confidence or tags")
+	m, err := f.v.Update(ctx, f.m.Name, func(m *memory.Memory) error {
+		var err error
+		if changed, err = s.applyUpdate(ctx, m, in); err != nil {
+			return err
+		}
+		if len(changed) == 0 {
+			return errNothing
+		}
+		m.Updated = s.cfg.Now()
+		return nil
+	})
+	out := updateOutput{Name: f.m.Name, Vault: f.where, Changed: changed}
 	if err != nil {
-		return nil, updateOutput{}, err
-	}
-	out := updateOutput{Name: m.Name, Vault: f.where, Changed: changed}
-	if len(changed) == 0 {
-		return nil, out, errors.New("nothing to change: pass description, fact, type, files, why, confidence or tags")
-	}
-	m.Updated = now
-	if err := f.v.Write(ctx, m, true); err != nil {
 		return nil, out, err
 	}
 	s.synced(ctx)

@@ -99,8 +99,16 @@ func BenchmarkWrite(b *testing.B) {
 	}
 	ctx := context.Background()
 	m := memory.New(memory.Header{Name: "bench", Description: "Benchmark write", Type: memory.TypeProject}, "body")
+	if err := v.Create(ctx, m); err != nil {
+		b.Fatal(err)
+	}
+	i := 0
 	for b.Loop() {
-		if err := v.Write(ctx, m, true); err != nil {
+		i++
+		if _, err := v.Update(ctx, "bench", func(m *memory.Memory) error {
+			m.Body = fmt.Sprintf("body %d\n", i)
+			return nil
+		}); err != nil {
 			b.Fatal(err)
 		}
 	}

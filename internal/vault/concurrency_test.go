@@ -2,6 +2,7 @@ package vault
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -47,7 +48,14 @@ func writer(spec string) error {
 		name := fmt.Sprintf("w%d-%d", id, i)
 		body := strings.Repeat(fmt.Sprintf("writer %d memory %d. ", id, i), 50) + "\n"
 		m := memory.New(memory.Header{Name: name, Description: "Written by writer " + strconv.Itoa(id), Type: memory.TypeProject}, body)
-		if err := v.Write(ctx, m, true); err != nil {
+		err := v.Create(ctx, m)
+		if errors.Is(err, ErrExists) { // a writer killed and run again
+			_, err = v.Update(ctx, name, func(old *memory.Memory) error {
+				old.Body = body
+				return nil
+			})
+		}
+		if err != nil {
 			return err
 		}
 		if i%2 == 1 {

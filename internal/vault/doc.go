@@ -4,4 +4,11 @@
 // hooks, the MCP server and the CLI can write one vault at once. The files
 // are the truth; package index only mirrors them. A Vault is safe for
 // concurrent use.
+//
+// Every write goes through one door: [Vault.Create] and [Vault.CreateFree]
+// for a new memory (never over another one), [Vault.Update] for a change to
+// one (shaped like go-internal's lockedfile.Transform: lock, re-read,
+// apply, check, atomic write keeping the file's mode, MEMORY.md), and
+// [Vault.Delete]. Each checks the memory as a reader will before a byte is
+// written, so nothing is stored that a reader would refuse.
 package vault

@@ -278,37 +278,6 @@ func (v *Vault) checkSymlink(path string) error {
 // read like .memory/bad.md.
 func (v *Vault) rel(file string) string { return filepath.Join(v.display, file) }
 
-// Write saves m under its name and regenerates MEMORY.md, holding the lock.
-// Unless force is set, it refuses a name that already exists.
-func (v *Vault) Write(ctx context.Context, m *memory.Memory, force bool) error {
-	unlock, err := v.Lock(ctx)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if err := v.WriteLocked(m, force); err != nil {
-		return err
-	}
-	return v.ReindexLocked()
-}
-
-// WriteLocked saves m after validating it; the caller holds [Vault.Lock]
-// and regenerates MEMORY.md when it is done.
-func (v *Vault) WriteLocked(m *memory.Memory, force bool) error {
-	file := m.Name + ".md"
-	if err := m.Validate(v.rel(file)); err != nil {
-		return fmt.Errorf("vault: %w", err)
-	}
-	path := v.Path(m.Name)
-	if _, err := os.Lstat(path); err == nil && !force {
-		return fmt.Errorf("vault: %w", &FileError{Path: v.rel(file), Err: ErrExists})
-	}
-	if err := atomicfile.WriteFile(path, m.Render(), 0o644); err != nil {
-		return fmt.Errorf("vault: %w", err)
-	}
-	return nil
-}
-
 // Delete removes the named memories and regenerates MEMORY.md. It removes
 // nothing when one of the names does not exist.
 func (v *Vault) Delete(ctx context.Context, names ...string) error {

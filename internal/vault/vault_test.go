@@ -80,8 +80,11 @@ func TestSymlinks(t *testing.T) {
 	}
 	// Writing through a symlink is refused, whatever it points at.
 	m := memory.New(memory.Header{Name: "escape", Description: "d", Type: memory.TypeUser}, "overwrite")
-	if err := v.Write(context.Background(), m, true); err == nil || !strings.Contains(err.Error(), "not a regular file") {
-		t.Errorf("Write through a symlink = %v, want a refusal", err)
+	if _, err := v.Update(context.Background(), "escape", func(*memory.Memory) error { return nil }); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("Update through a symlink = %v, want a refusal", err)
+	}
+	if err := v.Create(context.Background(), m); !errors.Is(err, ErrExists) {
+		t.Errorf("Create over a symlink = %v, want ErrExists", err)
 	}
 	if data, _ := os.ReadFile(outside); !strings.Contains(string(data), "secret") {
 		t.Errorf("the file outside the vault was changed: %q", data)
@@ -92,15 +95,15 @@ func TestWriteAndDelete(t *testing.T) {
 	v := mustOpen(t)
 	ctx := context.Background()
 	m := memory.New(memory.Header{Name: "a", Description: "A fact", Type: memory.TypeProject}, "body")
-	if err := v.Write(ctx, m, false); err != nil {
+	if err := v.Create(ctx, m); err != nil {
 		t.Fatal(err)
 	}
-	if err := v.Write(ctx, m, false); !errors.Is(err, ErrExists) {
-		t.Errorf("second Write = %v, want ErrExists", err)
+	if err := v.Create(ctx, m); !errors.Is(err, ErrExists) {
+		t.Errorf("second Create = %v, want ErrExists", err)
 	}
 	bad := memory.New(memory.Header{Name: "b", Type: memory.TypeProject}, "no description")
-	if err := v.Write(ctx, bad, false); err == nil || !strings.Contains(err.Error(), "description: missing") {
-		t.Errorf("Write of an invalid memory = %v, want the validation error", err)
+	if err := v.Create(ctx, bad); err == nil || !strings.Contains(err.Error(), "description: missing") {
+		t.Errorf("Create of an invalid memory = %v, want the validation error", err)
 	}
 	if _, err := os.Stat(v.Path("b")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("an invalid memory was written")
