@@ -311,3 +311,34 @@ func TestValidCommit(t *testing.T) {
 		}
 	}
 }
+
+func TestClean(t *testing.T) {
+	lines := []struct{ in, want string }{
+		{"plain", "plain"},
+		{" two\nlines\r\n ", "two lines"},
+		{"tab\tand\u2028separator", "tab and separator"},
+		{"\x1b[31mred\x1b[0m", "[31mred[0m"},
+		{"nul\x00 and \u009b C1", "nul and C1"},
+	}
+	for _, tt := range lines {
+		if got := CleanLine(tt.in); got != tt.want {
+			t.Errorf("CleanLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if err := lineProblem(CleanLine(tt.in)); err != nil {
+			t.Errorf("lineProblem(CleanLine(%q)) = %v", tt.in, err)
+		}
+	}
+	bodies := []struct{ in, want string }{
+		{"one\ntwo\n", "one\ntwo\n"},
+		{"crlf\r\nend\r\n", "crlf\nend\n"},
+		{"\tindent \x1b[1mbold\x1b[0m\x00\rx\n", "\tindent [1mbold[0mx\n"},
+	}
+	for _, tt := range bodies {
+		if got := CleanBody(tt.in); got != tt.want {
+			t.Errorf("CleanBody(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if _, err := bodyProblem(CleanBody(tt.in)); err != nil {
+			t.Errorf("bodyProblem(CleanBody(%q)) = %v", tt.in, err)
+		}
+	}
+}

@@ -88,3 +88,29 @@ func bodyProblem(body string) (line int, err error) {
 	}
 	return 0, nil
 }
+
+// CleanLine returns s as one line fit for a header field: each run of
+// spaces and line breaks becomes one space, other control characters go,
+// and the ends are trimmed. A writer applies it to text a program produced
+// (an extractor's candidate, a terminal's colored output); text a person
+// wrote is refused by [Memory.Validate] instead, so that they can fix it.
+func CleanLine(s string) string {
+	return strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) && !unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)), " ")
+}
+
+// CleanBody returns body with "\n" line ends and without the control
+// characters [Memory.Validate] refuses in a body (all but tab and newline),
+// for text a program produced, as [CleanLine].
+func CleanBody(body string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) && r != '\t' && r != '\n' {
+			return -1
+		}
+		return r
+	}, strings.ReplaceAll(body, "\r\n", "\n"))
+}
