@@ -36,7 +36,7 @@ func Anchor(root, wd, head string, files []string) (memory.Anchors, error) {
 			return memory.Anchors{}, fmt.Errorf("anchor %s: outside the project %s", f, root)
 		}
 		if err != nil {
-			return memory.Anchors{}, fmt.Errorf("anchor %s: %w", f, err)
+			return memory.Anchors{}, fmt.Errorf("anchor %s: %w", f, pathless(err))
 		}
 		a.Files = append(a.Files, memory.FileAnchor{Path: rel, SHA256: sum})
 	}

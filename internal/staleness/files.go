@@ -103,9 +103,15 @@ func unreadable(p string, err error) string {
 	if errors.Is(err, ErrOutside) {
 		return fmt.Sprintf("%s is %v: not checked", p, ErrOutside)
 	}
+	return fmt.Sprintf("%s cannot be read: %v", p, pathless(err))
+}
+
+// pathless returns the error inside a [fs.PathError], for a message that
+// names the path already, as the memory wrote it.
+func pathless(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		err = pe.Err // the path is p, said once
+		return pe.Err
 	}
-	return fmt.Sprintf("%s cannot be read: %v", p, err)
+	return err
 }
