@@ -12,8 +12,10 @@ import (
 
 var hexRE = lazyregexp.New(`^[0-9a-f]{8,64}$`)
 
-// Validate reports every problem with m's header, each a [*ParseError] naming
-// the file, line and field, joined with [errors.Join]; nil when m is valid.
+// Validate reports every problem with m's header, and control characters in
+// its body (see untrusted.go for what a memory file may not hold), each a
+// [*ParseError] naming the file, line and field, joined with [errors.Join];
+// nil when m is valid.
 // file is the file's name (its base must be m.Name + ".md"); empty skips
 // that check. Use [Problems] to range over the result.
 func (m *Memory) Validate(file string) error {
@@ -61,17 +63,23 @@ func (m *Memory) Validate(file string) error {
 	if h.SupersededBy != "" && !ValidName(h.SupersededBy) {
 		v.add("superseded_by", fmt.Errorf("%q is not a memory name", h.SupersededBy))
 	}
+	v.anchors(h.Anchors)
+	v.text(m)
+	return errors.Join(v.errs...)
+}
+
+// text checks the free text: source, why, tags and the body.
+func (v *validator) text(m *Memory) {
 	switch {
-	case lineProblem(h.Source) != nil:
-		v.add("source", lineProblem(h.Source))
-	case h.Source != "" && !validSource(h.Source):
-		v.add("source", fmt.Errorf("%q is not one of manual, agent, session:<id>, import:<what>", h.Source))
+	case lineProblem(m.Source) != nil:
+		v.add("source", lineProblem(m.Source))
+	case m.Source != "" && !validSource(m.Source):
+		v.add("source", fmt.Errorf("%q is not one of manual, agent, session:<id>, import:<what>", m.Source))
 	}
-	if err := lineProblem(h.Why); err != nil {
+	if err := lineProblem(m.Why); err != nil {
 		v.add("why", err)
 	}
-	v.anchors(h.Anchors)
-	for _, t := range h.Tags {
+	for _, t := range m.Tags {
 		switch err := lineProblem(t); {
 		case strings.TrimSpace(t) == "":
 			v.add("tags", fmt.Errorf("%q is not a tag", t))
@@ -82,7 +90,6 @@ func (m *Memory) Validate(file string) error {
 	if line, err := bodyProblem(m.Body); err != nil {
 		v.errs = append(v.errs, &ParseError{Path: v.path, Line: m.bodyStart() + line, Field: "body", Err: err})
 	}
-	return errors.Join(v.errs...)
 }
 
 func validSource(s string) bool {
