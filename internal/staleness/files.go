@@ -9,7 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
+	"unicode"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
@@ -98,9 +101,15 @@ func hash(r io.Reader) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:memory.HashPrefixLen], nil
 }
 
-// unreadable says why an anchored or named file could not be checked.
+// unreadable says why an anchored or named file could not be checked. A
+// path outside the repository is whatever the memory file says, and is
+// quoted when it holds what a terminal or a reader should not take as
+// text (control characters, line breaks).
 func unreadable(p string, err error) string {
 	if errors.Is(err, ErrOutside) {
+		if strings.ContainsFunc(p, func(r rune) bool { return !unicode.IsGraphic(r) }) {
+			p = strconv.Quote(p)
+		}
 		return fmt.Sprintf("%s is %v: not checked", p, ErrOutside)
 	}
 	return fmt.Sprintf("%s cannot be read: %v", p, pathless(err))
