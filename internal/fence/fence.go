@@ -15,17 +15,21 @@ var Memory = New("mnemo-memory")
 // A Tag is the name of a fence.
 type Tag struct {
 	name string
-	re   *lazyregexp.Regexp // a tag-like text; group 1 is its '<'
+	re   *lazyregexp.Regexp // a tag-like text at the start of the input; group 1 is its '<'
 }
 
 // opener is what a reader may take for the '<' of a tag.
 const opener = `(?i:(<|＜|﹤|‹|〈|⟨|〈|&(?:amp;)*(?:lt;?|#0*60;?|#x0*3c;?)|%3c|\\u0*3c|\\x3c|\\0?74))`
 
+// window bounds how far past a possible '<' a tag is looked for: a tag
+// padded past it with invisible characters reads as no tag to anyone.
+const window = 1024
+
 // New returns the tag called name: lowercase ASCII letters, digits, and
 // '-' or '_' between words.
 func New(name string) *Tag {
 	var b strings.Builder
-	b.WriteString(opener + `[\s/\\／\p{Cf}]*`)
+	b.WriteString("^" + opener + `[\s/\\／\p{Cf}]*`)
 	for _, r := range name {
 		if r == '-' || r == '_' {
 			b.WriteString(`[^\p{L}\p{N}<>＜＞]{0,3}`) // any separator, or none
@@ -58,29 +62,52 @@ func (t *Tag) Close() string { return "</" + t.name + ">" }
 // Find returns the first text in s that a reader could take for the tag,
 // opening or closing, or "" when there is none.
 func (t *Tag) Find(s string) string {
-	loc := t.re.FindAllStringSubmatchIndex(s, 1)
+	i, loc := t.next(s, 0)
 	if loc == nil {
 		return ""
 	}
-	return s[loc[0][0]:loc[0][1]]
+	return s[i : i+loc[1]]
 }
 
 // Escape returns s with the '<' of every text a reader could take for the
 // tag replaced by '[', so that s can sit inside the fence without closing
 // it or opening another.
 func (t *Tag) Escape(s string) string {
-	locs := t.re.FindAllStringSubmatchIndex(s, -1)
-	if locs == nil {
-		return s
-	}
 	var b strings.Builder
-	b.Grow(len(s))
 	last := 0
-	for _, loc := range locs {
-		b.WriteString(s[last:loc[2]])
+	for from := 0; ; {
+		i, loc := t.next(s, from)
+		if loc == nil {
+			break
+		}
+		if b.Len() == 0 {
+			b.Grow(len(s))
+		}
+		b.WriteString(s[last : i+loc[2]])
 		b.WriteByte('[')
-		last = loc[3]
+		last = i + loc[3]
+		from = i + loc[1]
+	}
+	if last == 0 {
+		return s
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// next finds the first tag at or after from: its offset in s and its
+// submatch offsets relative to there. It tries the pattern only where a
+// '<' or one of its stand-ins can begin ('&', '%', '\', or the lead byte
+// of a look-alike), which keeps escaping a hook's whole context to a scan
+// of its bytes.
+func (t *Tag) next(s string, from int) (int, []int) {
+	for i := from; i < len(s); i++ {
+		switch s[i] {
+		case '<', '&', '%', '\\', 0xE2, 0xE3, 0xEF:
+			if loc := t.re.FindStringSubmatchIndex(s[i:min(len(s), i+window)]); loc != nil {
+				return i, loc
+			}
+		}
+	}
+	return 0, nil
 }
