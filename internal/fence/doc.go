@@ -8,7 +8,8 @@
 // and the name, '<' written as an HTML entity (&lt;, &#60;, &#x3c;, also
 // double-encoded) or as a full-width or angle-quote look-alike, invisible
 // format characters (zero-width spaces, soft hyphens) and full-width
-// letters inside the name, and any separator or none between its words.
+// letters inside the name, and any separator or none between its words
+// (within 1 KiB of the '<': past that, padding reads as no tag to anyone).
 // [Tag.Escape] turns the '<' of each such tag into '[', which no reader
 // takes for a tag. Escaping is idempotent, and escaped text holds no tag
 // ([Tag.Find] finds none); FuzzEscape checks both.
