@@ -228,14 +228,14 @@ func claudeCode(o Options, add bool) ([]Change, error) {
 		return nil, err
 	}
 	var changes []Change
-	c, err := editJSONFile(settings, func(s *object) error {
+	c, err := o.editJSONFile(settings, func(s *object) error {
 		return setHooks(s, claudeHooks, o.Binary, nil, add)
 	})
 	if err != nil {
 		return changes, err
 	}
 	changes = append(changes, c)
-	c, err = editJSONFile(mcp, func(root *object) error {
+	c, err = o.editJSONFile(mcp, func(root *object) error {
 		parent := root
 		for _, k := range mcpPath {
 			if parent, err = parent.obj(k); err != nil {
@@ -253,7 +253,7 @@ func claudeCode(o Options, add bool) ([]Change, error) {
 	if !o.Shared {
 		return changes, nil // Claude Code's own folder: it loads it natively already
 	}
-	c, err = editJSONFile(filepath.Join(o.Root, ".claude", "settings.local.json"), func(s *object) error {
+	c, err = o.editJSONFile(filepath.Join(o.Root, ".claude", "settings.local.json"), func(s *object) error {
 		if !add {
 			if v, _ := s.vals["autoMemoryDirectory"].(string); v == o.VaultDir {
 				s.del("autoMemoryDirectory")

@@ -43,20 +43,20 @@ func (o Options) dotDir(name string) string {
 
 func codex(o Options, add bool) ([]Change, error) {
 	dir := o.dotDir(".codex")
-	c1, err := editFile(filepath.Join(dir, "config.toml"), func(old []byte) ([]byte, error) {
+	c1, err := o.editFile(filepath.Join(dir, "config.toml"), func(old []byte) ([]byte, error) {
 		return setTOMLServer(old, o.Binary, add), nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	c2, err := editJSONFile(filepath.Join(dir, "hooks.json"), func(s *object) error {
+	c2, err := o.editJSONFile(filepath.Join(dir, "hooks.json"), func(s *object) error {
 		return setHooks(s, codexHooks, o.Binary, []string{"--agent", "codex"}, add)
 	})
 	return []Change{c1, c2}, err
 }
 
 func gemini(o Options, add bool) ([]Change, error) {
-	c, err := editJSONFile(filepath.Join(o.dotDir(".gemini"), "settings.json"), func(s *object) error {
+	c, err := o.editJSONFile(filepath.Join(o.dotDir(".gemini"), "settings.json"), func(s *object) error {
 		if err := setServer(s, stdioServer(o.Binary, false), add); err != nil {
 			return err
 		}
@@ -67,13 +67,13 @@ func gemini(o Options, add bool) ([]Change, error) {
 
 func cursor(o Options, add bool) ([]Change, error) {
 	dir := o.dotDir(".cursor")
-	c1, err := editJSONFile(filepath.Join(dir, "mcp.json"), func(s *object) error {
+	c1, err := o.editJSONFile(filepath.Join(dir, "mcp.json"), func(s *object) error {
 		return setServer(s, stdioServer(o.Binary, false), add)
 	})
 	if err != nil {
 		return nil, err
 	}
-	c2, err := editJSONFile(filepath.Join(dir, "hooks.json"), func(s *object) error {
+	c2, err := o.editJSONFile(filepath.Join(dir, "hooks.json"), func(s *object) error {
 		return setFlatHooks(s, cursorHooks, o.Binary, []string{"--agent", "cursor"}, add)
 	})
 	return []Change{c1, c2}, err

@@ -14,7 +14,22 @@ import (
 // the new, never a torn file, and a crash leaves at most a dotted temp file
 // (see [IsTemp]) for the owner of the folder to sweep. It refuses to replace anything but a regular
 // file, so a symlink cannot redirect a write out of the vault.
-func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
+func WriteFile(path string, data []byte, perm os.FileMode) error {
+	return write(path, data, perm, nil)
+}
+
+// WriteFileLike is [WriteFile] for a file that takes another's place (a
+// rewrite, or its backup): the new file gets the permission bits of like,
+// the [os.FileInfo] of the file it stands for, and its owner and group
+// where the process may set them (always as root), before it takes path's
+// name. So a private file (mode 0600, say, because it holds credentials)
+// stays private, and a file root rewrites for a user stays the user's.
+func WriteFileLike(path string, data []byte, like os.FileInfo) error {
+	return write(path, data, like.Mode().Perm(), func(f *os.File) error { return chownLike(f, like) })
+}
+
+// write is WriteFile with a step that sets the temp file's owner.
+func write(path string, data []byte, perm os.FileMode, chown func(*os.File) error) (err error) {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return fmt.Errorf("write %s: not a regular file (%s)", filepath.Base(path), fi.Mode().Type())
 	}
@@ -38,6 +53,11 @@ func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 	}
 	if err = f.Chmod(perm); err != nil {
 		return fmt.Errorf("write %s: %w", base, err)
+	}
+	if chown != nil {
+		if err = chown(f); err != nil {
+			return fmt.Errorf("write %s: %w", base, err)
+		}
 	}
 	// Sync before rename: otherwise a crash can leave a zero-length file
 	// under the final name.

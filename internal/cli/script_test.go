@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -33,6 +34,7 @@ func TestScripts(t *testing.T) {
 					ts.Check(os.WriteFile(ts.MkAbs(f), []byte(os.Expand(ts.ReadFile(f), ts.Getenv)), 0o644))
 				}
 			},
+			"mode": checkMode,
 		},
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, "home")
@@ -49,4 +51,19 @@ func TestScripts(t *testing.T) {
 			return os.MkdirAll(home, 0o755)
 		},
 	})
+}
+
+// checkMode is the script command "mode FILE PERM": FILE's permission bits
+// are PERM (octal), or with !, are not.
+func checkMode(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: mode FILE PERM")
+	}
+	want, err := strconv.ParseUint(args[1], 8, 32)
+	ts.Check(err)
+	fi, err := os.Stat(ts.MkAbs(args[0]))
+	ts.Check(err)
+	if got := fi.Mode().Perm(); (got == os.FileMode(want)) == neg {
+		ts.Fatalf("%s has mode %#o, want %s%#o", args[0], got, map[bool]string{true: "not "}[neg], want)
+	}
 }

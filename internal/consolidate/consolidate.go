@@ -160,9 +160,10 @@ func (c *Consolidator) bar() float64 {
 // normalize turns a fact into a valid memory: one-line description, a
 // name, absolute dates, anchors for the files that exist.
 func (c *Consolidator) normalize(f Fact) (*memory.Memory, error) {
-	desc := strings.Join(strings.Fields(f.Description), " ")
+	desc := memory.CleanLine(f.Description) // a program wrote it: clean it rather than refuse it
+	body := memory.CleanBody(strings.TrimSpace(f.Body))
 	if desc == "" {
-		desc = firstSentence(f.Body)
+		desc = firstSentence(body)
 	}
 	if desc == "" {
 		return nil, fmt.Errorf("consolidate: a fact needs a description or a body")
@@ -185,9 +186,9 @@ func (c *Consolidator) normalize(f Fact) (*memory.Memory, error) {
 	}
 	m := memory.New(memory.Header{
 		Name: name, Description: memory.AbsoluteDates(desc, said), Type: typ,
-		Created: c.Now, Updated: c.Now, Source: f.Source, Why: strings.TrimSpace(f.Why),
+		Created: c.Now, Updated: c.Now, Source: f.Source, Why: memory.CleanLine(f.Why),
 		Confidence: conf, ReviewBy: staleness.ReviewBy(typ, c.Now),
-	}, memory.AbsoluteDates(strings.TrimSpace(f.Body), said))
+	}, memory.AbsoluteDates(body, said))
 	if f.Category == "todo" && typ == memory.TypeProject {
 		m.ReviewBy = c.Now.AddDate(0, 0, 30).Truncate(24 * time.Hour)
 	}

@@ -187,3 +187,22 @@ func TestAnchorsAndDates(t *testing.T) {
 		t.Errorf("relative date not made absolute: %q", m.Body)
 	}
 }
+
+// TestMachineText: what an extractor produced (a why over two lines, a
+// terminal's colors in a body) is cleaned, not refused: one odd fact must
+// not fail the job that carries it.
+func TestMachineText(t *testing.T) {
+	e := setup(t)
+	o := e.add(t, Fact{Description: "The build\tprints \x1b[31mred\x1b[0m errors", Body: "Run `make`:\r\n\x1b[31merror\x1b[0m means a lint failure.\x00",
+		Why: "The user said so\nin turn 4.", Type: memory.TypeProject, Confidence: 1, Source: "session:s1"})
+	m, err := e.c.Project.Load(o.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Validate(""); err != nil {
+		t.Errorf("the memory written does not validate: %v", err)
+	}
+	if m.Why != "The user said so in turn 4." || m.Body != "Run `make`:\n[31merror[0m means a lint failure.\n" {
+		t.Errorf("why %q, body %q", m.Why, m.Body)
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/fence"
 )
 
 // DefaultClaudeModel is the model the claude-cli provider asks for.
@@ -171,6 +173,9 @@ func (b *claudeBackend) complete(ctx context.Context, req request) (reply, error
 	return rep, nil
 }
 
+// replyFence fences the model's own reply quoted back in a repair request.
+var replyFence = fence.New("previous_reply")
+
 // flatten writes a conversation as one prompt: `claude -p` without a
 // saved session has no earlier turns to resume, so a repair request
 // carries the first reply inside the prompt.
@@ -182,7 +187,7 @@ func flatten(msgs []message) string {
 	b.WriteString(msgs[0].Text)
 	for _, m := range msgs[1:] {
 		if m.Role == "assistant" {
-			b.WriteString("\n\nYour previous reply was:\n<previous_reply>\n" + m.Text + "\n</previous_reply>")
+			b.WriteString("\n\nYour previous reply was:\n" + replyFence.Open() + "\n" + replyFence.Escape(m.Text) + "\n" + replyFence.Close())
 		} else {
 			b.WriteString("\n\n" + m.Text)
 		}

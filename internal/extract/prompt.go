@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mnemo-dev/mnemo/internal/fence"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
@@ -40,21 +41,25 @@ type reply struct {
 	Usage Usage
 }
 
+// digestFence fences a digest in a request: a session's text is data for
+// the model, not instructions.
+var digestFence = fence.New("digest")
+
 // digestMessage frames one chunk of a digest for the model. The chunk is
-// fenced in <digest> tags; a closing tag inside it is broken so the fence
-// holds.
+// fenced in <digest> tags and escaped so that nothing in it (a tool's
+// output, a file the session read) closes the fence early.
 func digestMessage(chunk string, i, n int) string {
 	var b strings.Builder
 	if n > 1 {
 		b.WriteString("This is part " + strconv.Itoa(i) + " of " + strconv.Itoa(n) +
 			" of the session; the other parts are sent separately. Extract only what this part shows.\n\n")
 	}
-	b.WriteString("<digest>\n")
-	b.WriteString(strings.ReplaceAll(chunk, "</digest>", "<\\/digest>"))
+	b.WriteString(digestFence.Open() + "\n")
+	b.WriteString(digestFence.Escape(chunk))
 	if !strings.HasSuffix(chunk, "\n") {
 		b.WriteByte('\n')
 	}
-	b.WriteString("</digest>\n\nReply with the JSON array only.")
+	b.WriteString(digestFence.Close() + "\n\nReply with the JSON array only.")
 	return b.String()
 }
 

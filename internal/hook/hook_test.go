@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mnemo-dev/mnemo/internal/fence"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/project"
 	"github.com/mnemo-dev/mnemo/internal/staleness"
@@ -91,7 +92,7 @@ func TestSessionStartCap(t *testing.T) {
 	if n := utf8.RuneCountInString(ctx); n > SessionStartBudget || n < SessionStartBudget-500 {
 		t.Errorf("context is %d characters, want at most %d (and near it)", n, SessionStartBudget)
 	}
-	if !strings.HasPrefix(ctx, fenceOpen) || !strings.HasSuffix(ctx, fenceClose) {
+	if !strings.HasPrefix(ctx, fence.Memory.Open()+"\n") || !strings.HasSuffix(ctx, fence.Memory.Close()) {
 		t.Errorf("context is not fenced whole: %q … %q", ctx[:40], ctx[len(ctx)-40:])
 	}
 	if !strings.Contains(ctx, "more project memories: recall them by topic") {

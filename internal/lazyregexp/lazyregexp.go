@@ -43,3 +43,6 @@ func (r *Regexp) FindAllStringIndex(s string, n int) [][]int { return r.re().Fin
 func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	return r.re().FindAllStringSubmatchIndex(s, n)
 }
+
+// FindStringSubmatchIndex is [regexp.Regexp.FindStringSubmatchIndex].
+func (r *Regexp) FindStringSubmatchIndex(s string) []int { return r.re().FindStringSubmatchIndex(s) }

@@ -1,6 +1,8 @@
 package mcpserver_test
 
 import (
+	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -47,5 +49,53 @@ func TestVerify(t *testing.T) {
 	}
 	if got := f.fail("verify", map[string]any{"name": "nothing"}); !strings.Contains(got, "no such memory") {
 		t.Errorf("verify(nothing) error = %q", got)
+	}
+}
+
+// TestVerifyHostile: a memory that arrived through git can hold anything;
+// the verify tool runs it past git and the file system, and neither may
+// act on what it says: its commit never reaches git as an option, and its
+// anchors are never hashed outside the repository.
+func TestVerifyHostile(t *testing.T) {
+	const secretHash = "c10c53f81b016cdd" // of outside.txt, so hashing it would make the memory fresh
+	anchored := func(commit, path string) string {
+		return "anchors:\n  commit: \"" + commit + "\"\n  files:\n    - path: " + path + "\n      sha256: " + secretHash + "\n"
+	}
+	f := newFixture(t, map[string]string{
+		"../outside.txt":  "the admin token is s3cr3t\n",
+		".memory/opt.md":  mem("opt", "project", "Looks ordinary", "See `gone.go`.", anchored("--output=../victim.txt", "gone.go")),
+		".memory/up.md":   mem("up", "project", "One folder up", "Read it.", anchored("0123abcd", "../outside.txt")),
+		".memory/link.md": mem("link", "project", "Through a link", "Read it.", anchored("0123abcd", "link.txt")),
+	})
+	if err := os.Symlink("../outside.txt", f.path("link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, reason string
+	}{
+		{"opt", `anchors.commit "--output=../victim.txt" is not a commit: not used`},
+		{"up", "../outside.txt is outside the repository: not checked"},
+		{"link", "link.txt is outside the repository: not checked"},
+	}
+	for _, tt := range tests {
+		var got verifyOut
+		f.ok("verify", map[string]any{"name": tt.name}, &got)
+		if len(got.Results) != 1 || got.Results[0].State != "suspect" || !slices.Contains(got.Results[0].Reasons, tt.reason) {
+			t.Errorf("verify(%s) = %+v, want suspect: %s", tt.name, got.Results, tt.reason)
+		}
+	}
+	var all verifyOut
+	f.ok("verify", map[string]any{}, &all)
+	if all.Fresh != 0 || all.Suspect != 3 {
+		t.Errorf("verify() = %+v, want 3 suspect and none fresh", all)
+	}
+	for _, p := range []string{"../victim.txt", "victim.txt"} {
+		if f.exists(p) {
+			t.Errorf("verify wrote %s: the anchor commit reached git as an option", p)
+		}
+	}
+	// The anchor writers refuse the link too.
+	if got := f.fail("update", map[string]any{"name": "up", "files": []string{"link.txt"}}); !strings.Contains(got, "outside") {
+		t.Errorf("update(files: link.txt) error = %q, want the link refused as outside the repository", got)
 	}
 }

@@ -165,8 +165,51 @@ func TestValidate(t *testing.T) {
 		{"name list", "name: [a]\ndescription: d\ntype: user\n", []string{
 			"bad.md:2: name: want a single value"}},
 		{"anchor path", "name: bad\ndescription: d\ntype: user\nanchors:\n  files:\n    - path: /etc/passwd\n      sha256: XYZ\n", []string{
-			`bad.md:5: anchors: path "/etc/passwd" is not relative to the repository root`,
-			`bad.md:5: anchors: sha256 "XYZ" of /etc/passwd is not lowercase hex`}},
+			`bad.md:7: anchors.files: path "/etc/passwd" is not a clean path inside the repository`,
+			`bad.md:8: anchors.files: sha256 "XYZ" of /etc/passwd is not lowercase hex`}},
+		{"anchor paths", "name: bad\ndescription: d\ntype: user\nanchors:\n  files:\n    - path: ../up.txt\n    - path: a/../../b\n" +
+			"    - path: 'a\\..\\b'\n    - path: ./a\n    - path: a//b\n    - path: a/\n    - path: .\n    - path: \"a\\x1bb\"\n    - path: sub/ok.go\n", []string{
+			`bad.md:7: anchors.files: path "../up.txt" is not a clean path inside the repository`,
+			`bad.md:8: anchors.files: path "a/../../b" is not a clean path inside the repository`,
+			`bad.md:9: anchors.files: path "a\\..\\b" is not a clean path inside the repository`,
+			`bad.md:10: anchors.files: path "./a" is not a clean path inside the repository`,
+			`bad.md:11: anchors.files: path "a//b" is not a clean path inside the repository`,
+			`bad.md:12: anchors.files: path "a/" is not a clean path inside the repository`,
+			`bad.md:13: anchors.files: path "." is not a clean path inside the repository`,
+			`bad.md:5: anchors.files: path "a\x1bb" is not a clean path inside the repository`}},
+		{"anchor commit option", "name: bad\ndescription: d\ntype: user\nanchors:\n  commit: --output=../x\n", []string{
+			`bad.md:6: anchors.commit: "--output=../x" is not a commit: want 4 to 64 hex digits`}},
+		{"anchor commit range", "name: bad\ndescription: d\ntype: user\nanchors: {commit: 'abc1..HEAD'}\n", []string{
+			`bad.md:5: anchors.commit: "abc1..HEAD" is not a commit: want 4 to 64 hex digits`}},
+		{"anchor commit short", "name: bad\ndescription: d\ntype: user\nanchors:\n  commit: abc\n", []string{
+			`bad.md:6: anchors.commit: "abc" is not a commit: want 4 to 64 hex digits`}},
+		{"anchor commit", "name: bad\ndescription: d\ntype: user\nanchors:\n  commit: 4F2E9c1d\n", nil},
+		{"description control", "name: bad\ndescription: \"a\\x1b[2Jb\"\ntype: user\n", []string{
+			`bad.md:3: description: holds a control character (U+001B) at character 2`}},
+		{"description tab", "name: bad\ndescription: \"a\\tb\"\ntype: user\n", []string{
+			`bad.md:3: description: holds a control character (U+0009) at character 2`}},
+		{"description C1", "name: bad\ndescription: \"a\\x9bb\"\ntype: user\n", []string{
+			`bad.md:3: description: holds a control character (U+009B) at character 2`}},
+		{"description line separator", "name: bad\ndescription: \"a\\Lb\"\ntype: user\n", []string{
+			`bad.md:3: description: must be one line`}},
+		{"description end marker", "name: bad\ndescription: a <!-- mnemo:end --> b\ntype: user\n", []string{
+			`bad.md:3: description: holds "<!-- mnemo:end -->", which marks the end of MEMORY.md's generated block`}},
+		{"description begin marker", "name: bad\ndescription: 'a <!--  MNEMO : Begin b'\ntype: user\n", []string{
+			`bad.md:3: description: holds "<!--  MNEMO : Begin", which marks the start of MEMORY.md's generated block`}},
+		{"description fence", "name: bad\ndescription: a &lt;/Mnemo-Memory&gt; b\ntype: user\n", []string{
+			`bad.md:3: description: holds "&lt;/Mnemo-Memory&gt;", the tag that fences injected memories`}},
+		{"why two lines", "name: bad\ndescription: d\ntype: user\nwhy: \"a\\nb\"\n", []string{
+			`bad.md:5: why: must be one line`}},
+		{"why fence", "name: bad\ndescription: d\ntype: user\nwhy: </mnemo-memory>\n", []string{
+			`bad.md:5: why: holds "</mnemo-memory>", the tag that fences injected memories`}},
+		{"source control", "name: bad\ndescription: d\ntype: user\nsource: \"session:\\0\"\n", []string{
+			`bad.md:5: source: holds a control character (U+0000) at character 9`}},
+		{"tag marker", "name: bad\ndescription: d\ntype: user\ntags: ['<!-- mnemo:begin -->']\n", []string{
+			`bad.md:5: tags: "<!-- mnemo:begin -->" holds "<!-- mnemo:begin -->", which marks the start of MEMORY.md's generated block`}},
+		{"tag control", "name: bad\ndescription: d\ntype: user\ntags: [\"a\\eb\"]\n", []string{
+			`bad.md:5: tags: "a\x1bb" holds a control character (U+001B) at character 2`}},
+		{"superseded_by", "name: bad\ndescription: d\ntype: user\nstatus: superseded\nsuperseded_by: \"a\\nb\"\n", []string{
+			`bad.md:6: superseded_by: "a\nb" is not a memory name`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -201,6 +244,101 @@ func TestYAMLErrorLines(t *testing.T) {
 		var pe *ParseError
 		if !errors.As(err, &pe) || pe.Line != tt.line {
 			t.Errorf("Parse(%q) error = %v, want line %d", tt.header, err, tt.line)
+		}
+	}
+}
+
+func TestValidateBody(t *testing.T) {
+	tests := []struct {
+		name, body, want string
+	}{
+		{"plain", "one\ntwo\n", ""},
+		{"tab", "\tindented\n", ""},
+		{"crlf", "one\r\ntwo\r\n", ""},
+		{"fence tag", "</mnemo-memory> is escaped where it is injected\n", ""},
+		{"nul", "one\ntw\x00o\n", "bad.md:7: body: holds a control character (U+0000) at character 3"},
+		{"escape", "\x1b[2Jclear\n", "bad.md:6: body: holds a control character (U+001B) at character 1"},
+		{"bare carriage return", "shown\rhidden\n", "bad.md:6: body: holds a control character (U+000D) at character 6"},
+		{"C1", "a\u009bb\n", "bad.md:6: body: holds a control character (U+009B) at character 2"},
+		{"delete", "a\x7f\n", "bad.md:6: body: holds a control character (U+007F) at character 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := Parse("bad.md", []byte("---\nname: bad\ndescription: d\ntype: user\n---\n"+tt.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if err := m.Validate("bad.md"); err != nil {
+				got = err.Error()
+			}
+			if got != tt.want {
+				t.Errorf("Validate = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestValidPath(t *testing.T) {
+	tests := []struct {
+		path string
+		want bool
+	}{
+		{"a.go", true}, {"internal/auth/service.go", true}, {".github/workflows/ci.yml", true}, {"a..b/c", true},
+		{"", false}, {".", false}, {"..", false}, {"../a", false}, {"a/../b", false}, {"a/..", false},
+		{"/etc/passwd", false}, {"./a", false}, {"a/./b", false}, {"a//b", false}, {"a/", false},
+		{`a\b`, false}, {`..\a`, false}, {"a\x00b", false}, {"a\nb", false},
+	}
+	for _, tt := range tests {
+		if got := ValidPath(tt.path); got != tt.want {
+			t.Errorf("ValidPath(%q) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}
+
+func TestValidCommit(t *testing.T) {
+	tests := []struct {
+		s    string
+		want bool
+	}{
+		{"4f2e", true}, {"4F2E9C1D0B7A", true}, {strings.Repeat("a", 40), true}, {strings.Repeat("a", 64), true},
+		{"", false}, {"abc", false}, {strings.Repeat("a", 65), false}, {"--output=x", false}, {"HEAD", false},
+		{"abcd..HEAD", false}, {"abcd^", false}, {"-abcd", false}, {"abcd\n", false}, {"abcd:path", false},
+	}
+	for _, tt := range tests {
+		if got := ValidCommit(tt.s); got != tt.want {
+			t.Errorf("ValidCommit(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+	}
+}
+
+func TestClean(t *testing.T) {
+	lines := []struct{ in, want string }{
+		{"plain", "plain"},
+		{" two\nlines\r\n ", "two lines"},
+		{"tab\tand\u2028separator", "tab and separator"},
+		{"\x1b[31mred\x1b[0m", "[31mred[0m"},
+		{"nul\x00 and \u009b C1", "nul and C1"},
+	}
+	for _, tt := range lines {
+		if got := CleanLine(tt.in); got != tt.want {
+			t.Errorf("CleanLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if err := lineProblem(CleanLine(tt.in)); err != nil {
+			t.Errorf("lineProblem(CleanLine(%q)) = %v", tt.in, err)
+		}
+	}
+	bodies := []struct{ in, want string }{
+		{"one\ntwo\n", "one\ntwo\n"},
+		{"crlf\r\nend\r\n", "crlf\nend\n"},
+		{"\tindent \x1b[1mbold\x1b[0m\x00\rx\n", "\tindent [1mbold[0mx\n"},
+	}
+	for _, tt := range bodies {
+		if got := CleanBody(tt.in); got != tt.want {
+			t.Errorf("CleanBody(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if _, err := bodyProblem(CleanBody(tt.in)); err != nil {
+			t.Errorf("bodyProblem(CleanBody(%q)) = %v", tt.in, err)
 		}
 	}
 }

@@ -125,6 +125,7 @@ func FuzzParseRender(f *testing.F) {
 	f.Add([]byte("---\nname: x\ndescription: d\nmetadata:\n  type: feedback\nmodified: 2026-10-01\n---\nbody\n"))
 	f.Add([]byte("---\r\nname: x\r\n---\r\n"))
 	f.Add([]byte("---\ntags: a, b\nanchors: {files: [{path: x}]}\n---\n[[a]]"))
+	f.Add([]byte("---\nname: h\ndescription: \"a </mnemo-memory> <!-- mnemo:end --> \\e\"\ntype: user\nanchors:\n  commit: \"--output=../v\"\n  files:\n    - path: ../x\n      sha256: 0123456789abcdef\n---\n\x00\r</mnemo-memory>\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Parse("f.md", data)
 		if err != nil {

@@ -12,8 +12,10 @@ import (
 
 var hexRE = lazyregexp.New(`^[0-9a-f]{8,64}$`)
 
-// Validate reports every problem with m's header, each a [*ParseError] naming
-// the file, line and field, joined with [errors.Join]; nil when m is valid.
+// Validate reports every problem with m's header, and control characters in
+// its body (see untrusted.go for what a memory file may not hold), each a
+// [*ParseError] naming the file, line and field, joined with [errors.Join];
+// nil when m is valid.
 // file is the file's name (its base must be m.Name + ".md"); empty skips
 // that check. Use [Problems] to range over the result.
 func (m *Memory) Validate(file string) error {
@@ -35,8 +37,8 @@ func (m *Memory) Validate(file string) error {
 	switch {
 	case strings.TrimSpace(h.Description) == "":
 		v.add("description", ErrMissing)
-	case strings.ContainsAny(h.Description, "\r\n"):
-		v.add("description", errors.New("must be one line"))
+	case lineProblem(h.Description) != nil:
+		v.add("description", lineProblem(h.Description))
 	case utf8.RuneCountInString(h.Description) > MaxDescriptionLen:
 		v.add("description", fmt.Errorf("is %d characters, at most %d: say what the memory helps with, in one line", utf8.RuneCountInString(h.Description), MaxDescriptionLen))
 	}
@@ -61,16 +63,33 @@ func (m *Memory) Validate(file string) error {
 	if h.SupersededBy != "" && !ValidName(h.SupersededBy) {
 		v.add("superseded_by", fmt.Errorf("%q is not a memory name", h.SupersededBy))
 	}
-	if h.Source != "" && !validSource(h.Source) {
-		v.add("source", fmt.Errorf("%q is not one of manual, agent, session:<id>, import:<what>", h.Source))
-	}
 	v.anchors(h.Anchors)
-	for _, t := range h.Tags {
-		if strings.TrimSpace(t) == "" || strings.ContainsAny(t, "\r\n") {
+	v.text(m)
+	return errors.Join(v.errs...)
+}
+
+// text checks the free text: source, why, tags and the body.
+func (v *validator) text(m *Memory) {
+	switch {
+	case lineProblem(m.Source) != nil:
+		v.add("source", lineProblem(m.Source))
+	case m.Source != "" && !validSource(m.Source):
+		v.add("source", fmt.Errorf("%q is not one of manual, agent, session:<id>, import:<what>", m.Source))
+	}
+	if err := lineProblem(m.Why); err != nil {
+		v.add("why", err)
+	}
+	for _, t := range m.Tags {
+		switch err := lineProblem(t); {
+		case strings.TrimSpace(t) == "":
 			v.add("tags", fmt.Errorf("%q is not a tag", t))
+		case err != nil:
+			v.add("tags", fmt.Errorf("%q %w", t, err))
 		}
 	}
-	return errors.Join(v.errs...)
+	if line, err := bodyProblem(m.Body); err != nil {
+		v.errs = append(v.errs, &ParseError{Path: v.path, Line: m.bodyStart() + line, Field: "body", Err: err})
+	}
 }
 
 func validSource(s string) bool {
@@ -87,7 +106,10 @@ type validator struct {
 	errs []error
 }
 
-func (v *validator) add(field string, err error) {
+func (v *validator) add(field string, err error) { v.addAt(field, v.m.Line(field), err) }
+
+// addAt records a problem with field at a file line.
+func (v *validator) addAt(field string, line int, err error) {
 	if v.m.src != nil {
 		for _, p := range v.m.src.problems {
 			if p.Field == field {
@@ -95,19 +117,27 @@ func (v *validator) add(field string, err error) {
 			}
 		}
 	}
-	v.errs = append(v.errs, &ParseError{Path: v.path, Line: v.m.Line(field), Field: field, Err: err})
+	v.errs = append(v.errs, &ParseError{Path: v.path, Line: line, Field: field, Err: err})
 }
 
+// anchors checks what reaches git and the file system: the commit is an
+// object name, each path a clean one inside the repository.
 func (v *validator) anchors(a Anchors) {
+	if a.Commit != "" && !ValidCommit(a.Commit) {
+		v.addAt("anchors.commit", v.m.subLine("anchors", "commit", ""),
+			fmt.Errorf("%q is not a commit: want 4 to 64 hex digits", a.Commit))
+	}
 	for _, f := range a.Files {
 		switch {
 		case f.Path == "":
-			v.add("anchors", errors.New("a file anchor has no path"))
-		case path.IsAbs(f.Path) || strings.HasPrefix(path.Clean(f.Path), "../"):
-			v.add("anchors", fmt.Errorf("path %q is not relative to the repository root", f.Path))
+			v.addAt("anchors.files", v.m.subLine("anchors", "files", ""), errors.New("a file anchor has no path"))
+		case !ValidPath(f.Path):
+			v.addAt("anchors.files", v.m.subLine("anchors", "path", f.Path),
+				fmt.Errorf("path %q is not a clean path inside the repository", f.Path))
 		}
 		if f.SHA256 != "" && !hexRE.MatchString(f.SHA256) {
-			v.add("anchors", fmt.Errorf("sha256 %q of %s is not lowercase hex", f.SHA256, f.Path))
+			v.addAt("anchors.files", v.m.subLine("anchors", "sha256", f.SHA256),
+				fmt.Errorf("sha256 %q of %s is not lowercase hex", f.SHA256, f.Path))
 		}
 	}
 }
@@ -127,15 +157,42 @@ func (m *Memory) Line(field string) int {
 	return 1
 }
 
+// subLine returns the file line, at or after the header key's, of the
+// nested key sub, the first one whose value is value when value is not
+// empty; the key's line when there is none (or the value is written in a
+// form this does not read, such as a flow mapping or escapes).
+func (m *Memory) subLine(key, sub, value string) int {
+	line := m.Line(key)
+	if m.src == nil || line < 2 {
+		return line
+	}
+	lines := strings.Split(string(m.src.header), "\n")
+	for i := line - 2; i < len(lines); i++ { // the header's first line is the file's second
+		_, rest, ok := strings.Cut(lines[i], sub+":")
+		if !ok {
+			continue
+		}
+		rest = strings.TrimSpace(rest)
+		if value == "" || rest == value || len(rest) > 1 && (rest[0] == '"' || rest[0] == '\'') && rest[1:len(rest)-1] == value {
+			return i + 2
+		}
+	}
+	return line
+}
+
 // BodyLine returns the file line where s first appears in the body, or 0.
 func (m *Memory) BodyLine(s string) int {
 	i := strings.Index(m.Body, s)
 	if i < 0 {
 		return 0
 	}
-	headerLines := 0
-	if m.src != nil {
-		headerLines = 2 + strings.Count(string(m.src.header), "\n")
+	return m.bodyStart() + strings.Count(m.Body[:i], "\n")
+}
+
+// bodyStart returns the file line of the body's first line.
+func (m *Memory) bodyStart() int {
+	if m.src == nil {
+		return 1
 	}
-	return headerLines + strings.Count(m.Body[:i], "\n") + 1
+	return 3 + strings.Count(string(m.src.header), "\n")
 }

@@ -1,13 +1,9 @@
 package staleness
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
@@ -16,7 +12,8 @@ import (
 // the working folder wd: each file's path relative to root and the first
 // [memory.HashPrefixLen] hex digits of its content's SHA-256, with head as
 // the commit ("" outside git). A file that does not exist, is not a regular
-// file or lies outside root is an error naming it.
+// file or lies outside root (by its path, or through a symlink) is an error
+// naming it.
 func Anchor(root, wd, head string, files []string) (memory.Anchors, error) {
 	a := memory.Anchors{Commit: head}
 	seen := make(map[string]bool)
@@ -26,7 +23,7 @@ func Anchor(root, wd, head string, files []string) (memory.Anchors, error) {
 			abs = filepath.Join(wd, f)
 		}
 		rel, err := filepath.Rel(root, abs)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if err != nil {
 			return memory.Anchors{}, fmt.Errorf("anchor %s: outside the project %s", f, root)
 		}
 		rel = filepath.ToSlash(rel)
@@ -34,9 +31,12 @@ func Anchor(root, wd, head string, files []string) (memory.Anchors, error) {
 			continue
 		}
 		seen[rel] = true
-		sum, err := HashFile(abs)
+		sum, err := hashIn(root, rel)
+		if errors.Is(err, ErrOutside) {
+			return memory.Anchors{}, fmt.Errorf("anchor %s: outside the project %s", f, root)
+		}
 		if err != nil {
-			return memory.Anchors{}, fmt.Errorf("anchor %s: %w", f, err)
+			return memory.Anchors{}, fmt.Errorf("anchor %s: %w", f, pathless(err))
 		}
 		a.Files = append(a.Files, memory.FileAnchor{Path: rel, SHA256: sum})
 	}
@@ -44,25 +44,4 @@ func Anchor(root, wd, head string, files []string) (memory.Anchors, error) {
 		a.Commit = ""
 	}
 	return a, nil
-}
-
-// HashFile returns the anchor hash of a regular file's content.
-func HashFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("not a regular file")
-	}
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil))[:memory.HashPrefixLen], nil
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -12,7 +11,8 @@ import (
 
 // Changed returns why a memory's anchored files no longer match what it
 // was written against: one reason per file deleted or changed since the
-// memory was written. It hashes each anchored file under root.
+// memory was written, or not checked because it is outside root. It hashes
+// each anchored file inside root.
 func Changed(root string, m *memory.Memory) []string {
 	var reasons []string
 	when := m.Updated
@@ -23,12 +23,12 @@ func Changed(root string, m *memory.Memory) []string {
 		if f.SHA256 == "" {
 			continue
 		}
-		sum, err := HashFile(filepath.Join(root, filepath.FromSlash(f.Path)))
+		sum, err := hashIn(root, f.Path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			reasons = append(reasons, fmt.Sprintf("%s was deleted", f.Path))
 		case err != nil:
-			reasons = append(reasons, fmt.Sprintf("%s cannot be read: %v", f.Path, err))
+			reasons = append(reasons, unreadable(f.Path, err))
 		case sum != f.SHA256:
 			reasons = append(reasons, fmt.Sprintf("%s changed%s", f.Path, since(when)))
 		}

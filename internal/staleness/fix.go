@@ -1,7 +1,6 @@
 package staleness
 
 import (
-	"path/filepath"
 	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -9,9 +8,10 @@ import (
 
 // Fix returns a copy of m that follows the renames r found: each old path
 // is replaced by its new one in the anchors and the body, and every
-// anchored file that exists is hashed again at head (re-anchored: the
-// person confirms the memory still holds). It reports whether anything
-// changed.
+// anchored file that exists inside root is hashed again at head
+// (re-anchored: the person confirms the memory still holds); the anchors
+// that cannot be (gone, outside root) and a commit that is not one are
+// dropped. It reports whether anything changed.
 func Fix(root, head string, m *memory.Memory, r Result) (*memory.Memory, bool) {
 	c := m.Clone()
 	for from, to := range r.Renames {
@@ -24,15 +24,18 @@ func Fix(root, head string, m *memory.Memory, r Result) (*memory.Memory, bool) {
 	}
 	var files []memory.FileAnchor
 	for _, f := range c.Anchors.Files {
-		sum, err := HashFile(filepath.Join(root, filepath.FromSlash(f.Path)))
+		sum, err := hashIn(root, f.Path)
 		if err != nil {
-			continue // gone for good: the anchor goes; the reason stays in the body's history
+			continue // gone for good, or outside the repository: the anchor goes
 		}
 		files = append(files, memory.FileAnchor{Path: f.Path, SHA256: sum})
 	}
 	c.Anchors.Files = files
-	if len(files) > 0 && head != "" {
+	switch {
+	case len(files) > 0 && head != "":
 		c.Anchors.Commit = head
+	case !memory.ValidCommit(c.Anchors.Commit):
+		c.Anchors.Commit = "" // not a commit: no reader would use it
 	}
 	changed := c.Body != m.Body || !anchorsEqual(c.Anchors, m.Anchors)
 	return c, changed

@@ -1,7 +1,6 @@
 package staleness
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -76,12 +75,12 @@ func looksLikeFile(s string) bool {
 		"mod sum lock proto graphql gql tf hcl xml csv dockerfile gradle cmake mk ", " "+ext+" ")
 }
 
-// ExistingPaths returns the paths of refs that exist under root: those a
-// new memory can be anchored to.
+// ExistingPaths returns the paths that name regular files inside root
+// (through no symlink out of it): those a new memory can be anchored to.
 func ExistingPaths(root string, paths []string) []string {
 	var out []string
 	for _, p := range paths {
-		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil && fi.Mode().IsRegular() {
+		if fi, err := statIn(root, p); err == nil && fi.Mode().IsRegular() {
 			out = append(out, p)
 		}
 	}

@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -61,6 +59,9 @@ type Verifier struct {
 func (v *Verifier) Verify(ctx context.Context, m *memory.Memory) Result {
 	var r Result
 	checked := false
+	if c := m.Anchors.Commit; c != "" && !memory.ValidCommit(c) {
+		r.Reasons = append(r.Reasons, fmt.Sprintf("anchors.commit %q is not a commit: not used", c))
+	}
 	for _, f := range m.Anchors.Files {
 		if f.Path == "" || f.SHA256 == "" {
 			continue
@@ -77,12 +78,12 @@ func (v *Verifier) Verify(ctx context.Context, m *memory.Memory) Result {
 		if anchored[p] {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(v.Root, filepath.FromSlash(p))); err == nil {
+		if _, err := statIn(v.Root, p); err == nil {
 			checked = true
 		} else if errors.Is(err, fs.ErrNotExist) && v.mentionedBefore(ctx, m, p) {
 			checked = true
 			v.missing(ctx, m, p, &r)
-		}
+		} // else outside the repository, or unreadable: the body's words prove nothing
 	}
 	if v.InGit && v.Head != "" {
 		for _, id := range refs.Identifiers {
@@ -111,31 +112,31 @@ func (v *Verifier) Verify(ctx context.Context, m *memory.Memory) Result {
 // memory was written, so that its absence now means something: without an
 // anchor commit, a path that never existed (a typo, a plan) is not checked.
 func (v *Verifier) mentionedBefore(ctx context.Context, m *memory.Memory, p string) bool {
-	if m.Anchors.Commit == "" || !v.InGit {
+	if !v.InGit || !memory.ValidCommit(m.Anchors.Commit) || !memory.ValidPath(p) {
 		return false
 	}
-	return v.git(ctx, "cat-file", "-e", m.Anchors.Commit+":"+p) == nil
+	return v.git(ctx, "cat-file", "-e", "--end-of-options", m.Anchors.Commit+":"+p) == nil
 }
 
 // checkAnchor compares an anchored file with its recorded hash.
 func (v *Verifier) checkAnchor(ctx context.Context, m *memory.Memory, f memory.FileAnchor, r *Result) {
-	path := filepath.Join(v.Root, filepath.FromSlash(f.Path))
-	fi, err := os.Stat(path)
+	file, fi, err := openIn(v.Root, f.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		v.missing(ctx, m, f.Path, r)
 		return
 	}
-	if err != nil || !fi.Mode().IsRegular() {
-		r.Reasons = append(r.Reasons, fmt.Sprintf("%s cannot be read", f.Path))
+	if err != nil {
+		r.Reasons = append(r.Reasons, unreadable(f.Path, err))
 		return
 	}
+	defer file.Close()
 	sum, ok := "", false
 	if v.Cache != nil {
 		sum, ok = v.Cache.Hash(f.Path, fi.Size(), fi.ModTime().UnixNano())
 	}
 	if !ok {
-		if sum, err = HashFile(path); err != nil {
-			r.Reasons = append(r.Reasons, fmt.Sprintf("%s cannot be read: %v", f.Path, err))
+		if sum, err = hash(file); err != nil {
+			r.Reasons = append(r.Reasons, unreadable(f.Path, err))
 			return
 		}
 		if v.Cache != nil {
@@ -169,10 +170,10 @@ func written(m *memory.Memory) time.Time {
 
 // commitsSince says how many commits touched path after the anchor commit.
 func (v *Verifier) commitsSince(ctx context.Context, commit, path string) string {
-	if !v.InGit || commit == "" || v.Head == "" || commit == v.Head {
+	if !v.InGit || !memory.ValidCommit(commit) || v.Head == "" || commit == v.Head {
 		return ""
 	}
-	out, err := v.output(ctx, "rev-list", "--count", commit+"..HEAD", "--", path)
+	out, err := v.output(ctx, "rev-list", "--count", "--end-of-options", commit+"..HEAD", "--", path)
 	if err != nil {
 		return ""
 	}
@@ -189,7 +190,7 @@ func (v *Verifier) commitsSince(ctx context.Context, commit, path string) string
 // renamedTo finds where git's rename detection says a path went between
 // the anchor commit and the working tree.
 func (v *Verifier) renamedTo(ctx context.Context, commit, p string) (string, bool) {
-	if !v.InGit || commit == "" {
+	if !v.InGit || !memory.ValidCommit(commit) {
 		return "", false
 	}
 	if v.renames == nil {
@@ -198,7 +199,7 @@ func (v *Verifier) renamedTo(ctx context.Context, commit, p string) (string, boo
 	m, ok := v.renames[commit]
 	if !ok {
 		m = map[string]string{}
-		if out, err := v.output(ctx, "diff", "--name-status", "-M", "-z", commit); err == nil {
+		if out, err := v.output(ctx, "diff", "--name-status", "-M", "-z", "--end-of-options", commit, "--"); err == nil {
 			fields := bytes.Split(out, []byte{0})
 			for i := 0; i+2 < len(fields); {
 				status := string(fields[i])
@@ -234,7 +235,7 @@ func (v *Verifier) grep(ctx context.Context, id string) (found, ok bool) {
 	start := time.Now()
 	gctx, cancel := context.WithTimeout(ctx, budget-v.grepUsed)
 	defer cancel()
-	err := v.git(gctx, "grep", "-q", "-w", "-F", "-e", id)
+	err := v.git(gctx, "grep", "-q", "-w", "-F", "-e", id, "--")
 	v.grepUsed += time.Since(start)
 	var ee *exec.ExitError
 	switch {
@@ -251,11 +252,16 @@ func (v *Verifier) grep(ctx context.Context, id string) (found, ok bool) {
 	return found, true
 }
 
+// git runs git in the repository. What came from a memory file (a commit,
+// a path, an identifier) goes after --end-of-options, -e or --, and is
+// checked before that too ([memory.ValidCommit], [memory.ValidPath]): a
+// memory file arrives through git from anyone, and git has options that
+// write files (diff --output).
 func (v *Verifier) git(ctx context.Context, args ...string) error {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", v.Root}, args...)...)
-	return cmd.Run()
+	return exec.CommandContext(ctx, "git", append([]string{"-C", v.Root}, args...)...).Run()
 }
 
+// output is [Verifier.git] returning what git printed.
 func (v *Verifier) output(ctx context.Context, args ...string) ([]byte, error) {
 	return exec.CommandContext(ctx, "git", append([]string{"-C", v.Root}, args...)...).Output()
 }

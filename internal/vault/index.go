@@ -64,24 +64,24 @@ func RenderIndex(old []byte, entries []Entry) []byte {
 }
 
 // splitIndex cuts a MEMORY.md around its generated block. before ends with
-// a newline or is empty; block is the text between the marker lines.
+// a newline or is empty; block is the text between the marker lines. A
+// marker counts only at the start of a line, so that text quoting one (a
+// description, say) cannot end the block early.
 func splitIndex(s string) (before, block, after string, found bool) {
-	begin := strings.Index(s, "<!-- mnemo:begin")
+	begin := markerLine(s, "<!-- mnemo:begin")
 	if begin < 0 {
 		return s, "", "", false
 	}
-	begin = strings.LastIndexByte(s[:begin], '\n') + 1
 	rest := s[begin:]
 	nl := strings.IndexByte(rest, '\n')
 	if nl < 0 {
 		return s[:begin], "", "", true
 	}
 	body := rest[nl+1:]
-	end := strings.Index(body, endMarker)
+	end := markerLine(body, endMarker)
 	if end < 0 { // an unclosed block: everything after begin is the block
 		return s[:begin], body, "", true
 	}
-	end = strings.LastIndexByte(body[:end], '\n') + 1
 	block, after = body[:end], body[end:]
 	if i := strings.IndexByte(after, '\n'); i >= 0 {
 		after = after[i+1:]
@@ -89,6 +89,22 @@ func splitIndex(s string) (before, block, after string, found bool) {
 		after = ""
 	}
 	return s[:begin], block, after, true
+}
+
+// markerLine returns the offset of the first line of s that starts with
+// marker, or -1.
+func markerLine(s, marker string) int {
+	for off := 0; off < len(s); {
+		line := s[off:]
+		if i := strings.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i+1]
+		}
+		if strings.HasPrefix(line, marker) {
+			return off
+		}
+		off += len(line)
+	}
+	return -1
 }
 
 // placeBlock decides where a first block goes in a MEMORY.md without

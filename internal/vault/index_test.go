@@ -137,6 +137,23 @@ func TestRenderIndexKeepsOrphans(t *testing.T) {
 	}
 }
 
+// TestRenderIndexMarkerInDescription: a description quoting a marker (lint
+// refuses one, but a reader lists what it finds) neither ends the block
+// early nor makes the file grow.
+func TestRenderIndexMarkerInDescription(t *testing.T) {
+	for _, desc := range []string{endMarker, "ends " + endMarker + " early", beginMarker, "<!-- mnemo:begin", "a\n" + endMarker} {
+		entries := []Entry{entry("a", memory.TypeProject, "A", time.Time{}), entry("m", memory.TypeProject, desc, time.Time{})}
+		once := RenderIndex(nil, entries)
+		twice := RenderIndex(once, entries)
+		if string(twice) != string(once) {
+			t.Errorf("RenderIndex with description %q is not stable:\n%s\nthen\n%s", desc, once, twice)
+		}
+		if n := strings.Count(string(twice), "\n"+endMarker+"\n"); n != 1 {
+			t.Errorf("RenderIndex with description %q has %d end marker lines, want 1:\n%s", desc, n, twice)
+		}
+	}
+}
+
 func FuzzRenderIndex(f *testing.F) {
 	f.Add("# Memory index\n" + beginMarker + "\n## User\n- [a](a.md) — A\nnote\n" + endMarker + "\nafter\n")
 	f.Add("<!-- mnemo:begin\n<!-- mnemo:end -->\n<!-- mnemo:begin")

@@ -1,0 +1,126 @@
+package staleness
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"unicode"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+// ErrOutside means an anchored path does not name a file inside the
+// repository: its text leaves it (see [memory.ValidPath]) or a symlink on
+// the way leads out. Such a file is never opened, so nothing a memory says
+// can make mnemo read, hash or report on a file outside the repository.
+var ErrOutside = errors.New("outside the repository")
+
+var errNotRegular = errors.New("not a regular file")
+
+// The functions below are the one way package staleness reaches a file a
+// memory names: through [os.Root], which follows a symlink only while it
+// stays inside the repository, after [memory.ValidPath] has refused a path
+// whose text leaves it. A memory file arrives through git from anyone.
+
+// openIn opens the regular file that the slash-separated path rel names
+// inside root.
+func openIn(root, rel string) (*os.File, fs.FileInfo, error) {
+	if !memory.ValidPath(rel) {
+		return nil, nil, ErrOutside
+	}
+	f, err := os.OpenInRoot(root, filepath.FromSlash(rel))
+	if err != nil {
+		return nil, nil, outside(err)
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = errNotRegular
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// statIn returns what the slash-separated path rel names inside root: a
+// file or a folder.
+func statIn(root, rel string) (fs.FileInfo, error) {
+	if !memory.ValidPath(rel) {
+		return nil, ErrOutside
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	fi, err := r.Stat(filepath.FromSlash(rel))
+	if err != nil {
+		return nil, outside(err)
+	}
+	return fi, nil
+}
+
+// outside returns ErrOutside for an error [os.Root] gave because rel leads
+// out of root, and err otherwise. os.Root does not export that error; it is
+// the one it makes itself rather than take from the system (a
+// [syscall.Errno]: no such file, permission denied, too many links).
+func outside(err error) error {
+	var errno syscall.Errno
+	if errors.Is(err, fs.ErrNotExist) || errors.As(err, &errno) {
+		return err
+	}
+	return ErrOutside
+}
+
+// hashIn returns the anchor hash of the file rel names inside root.
+func hashIn(root, rel string) (string, error) {
+	f, _, err := openIn(root, rel)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return hash(f)
+}
+
+// hash returns the first [memory.HashPrefixLen] hex digits of the SHA-256
+// of what r holds.
+func hash(r io.Reader) (string, error) {
+	h := sha256.New()
+	if _, err := io.Copy(h, r); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil))[:memory.HashPrefixLen], nil
+}
+
+// unreadable says why an anchored or named file could not be checked. A
+// path outside the repository is whatever the memory file says, and is
+// quoted when it holds what a terminal or a reader should not take as
+// text (control characters, line breaks).
+func unreadable(p string, err error) string {
+	if errors.Is(err, ErrOutside) {
+		if strings.ContainsFunc(p, func(r rune) bool { return !unicode.IsGraphic(r) }) {
+			p = strconv.Quote(p)
+		}
+		return fmt.Sprintf("%s is %v: not checked", p, ErrOutside)
+	}
+	return fmt.Sprintf("%s cannot be read: %v", p, pathless(err))
+}
+
+// pathless returns the error inside a [fs.PathError], for a message that
+// names the path already, as the memory wrote it.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
