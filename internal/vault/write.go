@@ -102,7 +102,7 @@ func FirstFree(name string, taken func(string) bool) string {
 
 // Update changes the memory called name: holding the lock, it reads the
 // file as it is now, calls fn on it, checks the result, writes it
-// atomically with the file's own mode, and regenerates MEMORY.md. It
+// atomically with the file's own mode and owner, and regenerates MEMORY.md. It
 // returns the memory as written. When fn returns an error, nothing is
 // written; when that error is [ErrNoChange], Update returns the memory
 // and no error. fn may not rename the memory; it must not block on
@@ -157,7 +157,7 @@ func (v *Vault) UpdateLocked(name string, fn func(*memory.Memory) error) (*memor
 	if bytes.Equal(before, after) {
 		return m, nil
 	}
-	if err := atomicfile.WriteFile(v.Path(name), after, fi.Mode().Perm()); err != nil {
+	if err := atomicfile.WriteFileLike(v.Path(name), after, fi); err != nil {
 		return nil, fmt.Errorf("vault: %w", err)
 	}
 	return m, nil
