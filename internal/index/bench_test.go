@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // benchVault writes n small memory files once per benchmark run.
@@ -82,5 +83,49 @@ func BenchmarkWalk(b *testing.B) {
 		if _, _, err := walk("project", dir); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkHookOpen times what a hook does with the index in its own
+// process: open the file (a new connection pool), read the session's
+// injections and the suspect verdicts, search, record the delivery, close.
+func BenchmarkHookOpen(b *testing.B) {
+	ctx := context.Background()
+	dir := benchVault(b, 1000)
+	path := filepath.Join(b.TempDir(), FileName)
+	db, err := Open(ctx, path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := db.Sync(ctx, Source{"project", dir}); err != nil {
+		b.Fatal(err)
+	}
+	db.Close()
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	i := 0
+	for b.Loop() {
+		db, err := Open(ctx, path, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		session := fmt.Sprintf("s%d", i%50)
+		if _, err := db.Injected(ctx, session); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.Suspects(ctx); err != nil {
+			b.Fatal(err)
+		}
+		res, err := db.Search(ctx, WordQuery{Terms: []string{"deploy rollout retry"}, Weights: Weights{1, 1, 1, 1, 1, 0.2}, Limit: 10})
+		if err != nil || len(res.Hits) == 0 {
+			b.Fatal(res, err)
+		}
+		k := res.Hits[i%len(res.Hits)].Head.Key
+		if err := db.Record(ctx, now, Delivery{Session: session, Injected: []Key{k}, Recalled: []Key{k}}); err != nil {
+			b.Fatal(err)
+		}
+		if err := db.Close(); err != nil {
+			b.Fatal(err)
+		}
+		i++
 	}
 }
