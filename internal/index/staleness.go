@@ -121,10 +121,10 @@ func (db *DB) SetVerdicts(ctx context.Context, now time.Time, vs ...Verdict) err
 	defer tx.Rollback()
 	ts := now.UTC().Format(time.RFC3339)
 	for _, v := range vs {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO verify_state (source, name, state, reasons, since, checked)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO history.verify_state AS v (source, name, state, reasons, since, checked)
 			VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT (source, name) DO UPDATE SET reasons = excluded.reasons, checked = excluded.checked,
-				since = CASE WHEN verify_state.state = excluded.state THEN verify_state.since ELSE excluded.since END,
+				since = CASE WHEN v.state = excluded.state THEN v.since ELSE excluded.since END,
 				state = excluded.state`,
 			v.Source, v.Name, v.State, strings.Join(v.Reasons, "\n"), ts, ts); err != nil {
 			return fmt.Errorf("index: verdicts: %w", err)
@@ -135,14 +135,14 @@ func (db *DB) SetVerdicts(ctx context.Context, now time.Time, vs ...Verdict) err
 
 // Verdicts returns the stored verification results by memory.
 func (db *DB) Verdicts(ctx context.Context) (map[Key]Verdict, error) {
-	return db.verdicts(ctx, `SELECT source, name, state, reasons, since, checked FROM verify_state`)
+	return db.verdicts(ctx, `SELECT source, name, state, reasons, since, checked FROM history.verify_state`)
 }
 
 // Suspects returns the stored verdicts of the suspect memories only, read
 // through their own index: after a verify, every memory has a verdict, and
 // reading all of them on every prompt cost a hook 60 ms at 10,000.
 func (db *DB) Suspects(ctx context.Context) (map[Key]Verdict, error) {
-	return db.verdicts(ctx, `SELECT source, name, state, reasons, since, checked FROM verify_state
+	return db.verdicts(ctx, `SELECT source, name, state, reasons, since, checked FROM history.verify_state
 		INDEXED BY verify_state_suspect WHERE state = 'suspect'`)
 }
 
