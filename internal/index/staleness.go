@@ -3,8 +3,11 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -16,6 +19,7 @@ type HashCache struct {
 	db     *DB
 	hashes map[string]cachedHash
 	idents map[[2]string]bool
+	heads  map[string]bool // of the lookups put
 	dirty  []func(tx *sql.Tx) error
 }
 
@@ -26,7 +30,7 @@ type cachedHash struct {
 
 // HashCache loads the cache.
 func (db *DB) HashCache(ctx context.Context) (*HashCache, error) {
-	c := &HashCache{db: db, hashes: map[string]cachedHash{}, idents: map[[2]string]bool{}}
+	c := &HashCache{db: db, hashes: map[string]cachedHash{}, idents: map[[2]string]bool{}, heads: map[string]bool{}}
 	rows, err := db.sql.QueryContext(ctx, `SELECT path, size, mtime, hash FROM file_hashes`)
 	if err != nil {
 		return nil, fmt.Errorf("index: hash cache: %w", err)
@@ -77,13 +81,17 @@ func (c *HashCache) Ident(ident, head string) (found, ok bool) {
 // PutIdent remembers an identifier lookup at a commit.
 func (c *HashCache) PutIdent(ident, head string, found bool) {
 	c.idents[[2]string{ident, head}] = found
+	c.heads[head] = true
 	c.dirty = append(c.dirty, func(tx *sql.Tx) error {
 		_, err := tx.Exec(`INSERT OR REPLACE INTO ident_cache (ident, head, found) VALUES (?, ?, ?)`, ident, head, found)
 		return err
 	})
 }
 
-// Save writes what was learned since the cache was loaded.
+// Save writes what was learned since the cache was loaded. The lookups
+// of other commits than those put since go: a lookup is good for one
+// commit only, and kept for every commit verified the table would grow
+// with the repository's history.
 func (c *HashCache) Save(ctx context.Context) error {
 	if len(c.dirty) == 0 {
 		return nil
@@ -95,6 +103,15 @@ func (c *HashCache) Save(ctx context.Context) error {
 	defer tx.Rollback()
 	for _, f := range c.dirty {
 		if err := f(tx); err != nil {
+			return fmt.Errorf("index: save hash cache: %w", err)
+		}
+	}
+	if len(c.heads) > 0 {
+		heads, err := json.Marshal(slices.Collect(maps.Keys(c.heads)))
+		if err != nil {
+			return fmt.Errorf("index: save hash cache: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM ident_cache WHERE head NOT IN (SELECT value FROM json_each(?))`, string(heads)); err != nil {
 			return fmt.Errorf("index: save hash cache: %w", err)
 		}
 	}
