@@ -36,7 +36,9 @@ func (e *historyError) Unwrap() error { return e.err }
 // A connector opens the index's connections, each with the history
 // attached. The history shares the connection rather than having a pool of
 // its own, so that a search joins recall statistics with memories in one
-// query, and one write transaction covers both files.
+// query, and a write transaction takes both files' write locks at BEGIN.
+// (SQLite commits the two one after the other, not atomically as a pair;
+// no transaction here writes both.)
 type connector struct {
 	drv *sqlite.Driver
 	dsn string
@@ -73,10 +75,10 @@ func attachHistory(c sqlite.ExecQuerierContext, path string) error {
 	if _, err := c.ExecContext(ctx, "ATTACH DATABASE ? AS history", []driver.NamedValue{{Ordinal: 1, Value: path}}); err != nil {
 		return fmt.Errorf("attach %s: %w", path, err)
 	}
-	for _, p := range historyPragmas {
-		rows, err := c.QueryContext(ctx, "PRAGMA history."+p.name+" = "+p.value, nil)
+	for _, p := range []string{"journal_mode = " + historyJournal, "synchronous = " + historySync} {
+		rows, err := c.QueryContext(ctx, "PRAGMA history."+p, nil)
 		if err != nil {
-			return fmt.Errorf("%s: %w", p.name, err)
+			return fmt.Errorf("%s: %w", p, err)
 		}
 		rows.Close()
 	}
@@ -96,14 +98,18 @@ func journalMode(ctx context.Context, c sqlite.ExecQuerierContext) error {
 	if err := rows.Next(mode); err != nil {
 		return fmt.Errorf("journal mode: %w", err)
 	}
-	if mode[0] != "truncate" && mode[0] != "wal" {
-		return fmt.Errorf("journal_mode is %v, want truncate", mode[0])
+	if mode[0] != historyJournal && mode[0] != "wal" {
+		return fmt.Errorf("journal_mode is %v, want %s", mode[0], historyJournal)
 	}
 	return nil
 }
 
-// historyPragmas are the history's settings, which hold per connection.
-var historyPragmas = []struct{ name, value string }{{"journal_mode", "truncate"}, {"synchronous", "full"}}
+// The history's journal mode and synchronous setting (see
+// [attachHistory]), which hold per connection.
+const (
+	historyJournal = "truncate"
+	historySync    = "full"
+)
 
 // migrateHistory applies the history migrations not yet applied. It
 // checks through the attached connection, which costs a hook one query;
@@ -117,11 +123,8 @@ func (db *DB) migrateHistory(ctx context.Context) error {
 	if migration.Applied(ctx, db.sql, "history.migrations", names) {
 		return nil
 	}
-	dsn := "file:" + uriPath.Replace(db.history) + "?_pragma=busy_timeout(" + fmt.Sprint(DefaultBusyTimeout.Milliseconds()) + ")"
-	for _, p := range historyPragmas {
-		dsn += "&_pragma=" + p.name + "(" + p.value + ")"
-	}
-	s, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	s, err := sql.Open("sqlite", "file:"+uriPath.Replace(db.history)+"?_pragma=busy_timeout("+fmt.Sprint(DefaultBusyTimeout.Milliseconds())+")"+
+		"&_pragma=journal_mode("+historyJournal+")&_pragma=synchronous("+historySync+")&_txlock=immediate")
 	if err != nil {
 		return err
 	}
