@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/staleness"
 )
 
@@ -28,7 +29,12 @@ todos 30) and not recalled since; drafts waiting in the inbox for more than
 30 days. User and feedback memories never expire by age.
 
 Nothing is deleted without --apply. Deleting regenerates MEMORY.md; in a
-project vault, git keeps the history. gc never runs from a hook.`,
+project vault, git keeps the history. gc never runs from a hook.
+
+--apply also prunes the history kept in the state, as the worker does
+when it starts: the injection records of sessions idle for 30 days, and
+the recall counts and verdicts of memories no longer in their vault and
+unchanged for 180 days.`,
 		Example: `  mnemo gc
   mnemo gc --json
   mnemo gc --apply`,
@@ -144,5 +150,23 @@ func applyGC(ctx context.Context, f *Factory, cands []gcCandidate) error {
 		}
 	}
 	fmt.Fprintf(f.IO.ErrOut, "deleted %d\n", len(cands))
+	if db, _, err := openSyncedIndex(ctx, f, false); err == nil {
+		pruneHistory(ctx, f, db)
+		db.Close()
+	}
 	return nil
+}
+
+// pruneHistory drops the history past its bounds ([index.DB.PruneHistory])
+// and logs what went. It is side work: a failure is logged, and fails no command.
+func pruneHistory(ctx context.Context, f *Factory, db *index.DB) {
+	log := f.Log(false)
+	p, err := db.PruneHistory(ctx, f.Now())
+	if err != nil {
+		log.Warn("prune history", "err", err)
+		return
+	}
+	if p != (index.Pruned{}) {
+		log.Info("history pruned", "injections", p.Injections, "recalls", p.Recalls, "verdicts", p.Verdicts)
+	}
 }

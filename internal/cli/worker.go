@@ -50,8 +50,11 @@ else the offline heuristic), anthropic, claude-cli, openai or heuristic.`,
 				idle = 0
 			}
 			// The hooks start the worker to build a large index they
-			// cannot build within their deadline: bring it up to date first.
+			// cannot build within their deadline: bring it up to date
+			// first. Synced, it also tells which memories are gone, and
+			// no hook waits: the moment to prune the history.
 			if db, _, err := openSyncedIndex(cmd.Context(), f, false); err == nil {
+				pruneHistory(cmd.Context(), f, db)
 				db.Close()
 			} else {
 				f.Log(false).Warn("worker: sync the index", "err", err)

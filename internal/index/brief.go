@@ -36,12 +36,12 @@ func (db *DB) Top(ctx context.Context, n int) ([]Doc, error) {
 // memories, or not): the memories recalled before, by how often; then the
 // others, which the brief index holds in order.
 const (
-	topRecalled = `SELECT m.id FROM recall_stats r JOIN memories m ON m.source = r.source AND m.name = r.name
+	topRecalled = `SELECT m.id FROM history.recall_stats r JOIN memories m ON m.source = r.source AND m.name = r.name
 		WHERE m.status != 'superseded' AND (m.type IN ('feedback', 'user')) = ?
 		ORDER BY r.times DESC, m.confidence DESC, m.updated DESC, m.name, m.source LIMIT ?`
 	topOthers = `SELECT id FROM memories INDEXED BY memories_brief
 		WHERE status != 'superseded' AND (type IN ('feedback', 'user')) = ?
-			AND NOT EXISTS (SELECT 1 FROM recall_stats r WHERE r.source = memories.source AND r.name = memories.name)
+			AND NOT EXISTS (SELECT 1 FROM history.recall_stats r WHERE r.source = memories.source AND r.name = memories.name)
 		ORDER BY confidence DESC, updated DESC, name, source LIMIT ?`
 )
 

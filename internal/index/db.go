@@ -19,8 +19,9 @@ import (
 )
 
 // SchemaVersion is stored in PRAGMA user_version. An index.db with another
-// version was written by another build of mnemo and is rebuilt.
-const SchemaVersion = 11
+// version was written by another build of mnemo and is rebuilt. Version 12
+// moved the history to history.db.
+const SchemaVersion = 12
 
 // FileName is the index's file in a state folder.
 const FileName = "index.db"
@@ -32,11 +33,13 @@ const DefaultBusyTimeout = 5 * time.Second
 //go:embed schema.sql
 var schema string
 
-// A DB is an open index.db.
+// A DB is an open index.db, with the history.db beside it attached to
+// every connection as the schema "history".
 type DB struct {
-	sql  *sql.DB
-	path string
-	log  *slog.Logger
+	sql     *sql.DB
+	path    string
+	history string // the path of history.db
+	log     *slog.Logger
 
 	mu    sync.Mutex // guards following
 	stmts map[string]*sql.Stmt
@@ -62,10 +65,13 @@ func (db *DB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	return s, nil
 }
 
-// Open opens the index at path, creating it and its folder when missing.
-// A file that is not a database, or whose schema version is not
-// [SchemaVersion], is rebuilt empty; the rebuild is logged as a warning on
-// log (which may be nil), and the next [DB.Sync] fills the index again.
+// Open opens the index at path and the history beside it ([HistoryFileName]),
+// creating them and their folder when missing. An index.db that is not a
+// database, or whose schema version is not [SchemaVersion], is rebuilt
+// empty, and the next [DB.Sync] fills it again; the history is kept (and
+// moved out of an index.db that held it). A history.db that is not a
+// database is set aside and started anew. Each is logged as a warning on
+// log (which may be nil).
 func Open(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -73,14 +79,15 @@ func Open(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("index: %w", err)
 	}
-	db := &DB{path: path, log: log}
+	db := &DB{path: path, history: filepath.Join(filepath.Dir(path), HistoryFileName), log: log}
 	err := db.open(ctx)
-	if isNotDatabase(err) {
-		log.Warn("index.db is not a database: deleted and rebuilt", "path", path, "err", err)
-		if rerr := removeDB(path); rerr != nil {
-			return nil, fmt.Errorf("index: remove damaged %s: %w", path, rerr)
+	for range 2 { // each file may be damaged
+		if !isNotDatabase(err) {
+			break
 		}
-		err = db.open(ctx)
+		if err = db.recover(err); err == nil {
+			err = db.open(ctx)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("index: open %s: %w", path, err)
@@ -88,7 +95,25 @@ func Open(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
 	return db, nil
 }
 
-// open connects, checks journal_mode and brings the schema to this version.
+// recover deletes the index, or sets the history aside, whichever err
+// says is not a database.
+func (db *DB) recover(err error) error {
+	if errors.As(err, new(*historyError)) {
+		aside := db.history + ".damaged"
+		db.log.Warn("history.db is not a database: set aside, history starts empty", "path", db.history, "aside", aside, "err", err)
+		if rerr := os.Rename(db.history, aside); rerr != nil {
+			return fmt.Errorf("set aside damaged %s: %w", db.history, rerr)
+		}
+		return removeDB(db.history)
+	}
+	db.log.Warn("index.db is not a database: deleted and rebuilt", "path", db.path, "err", err)
+	if rerr := removeDB(db.path); rerr != nil {
+		return fmt.Errorf("remove damaged %s: %w", db.path, rerr)
+	}
+	return nil
+}
+
+// open connects, checks journal_mode and brings both schemas to this version.
 // The page cache may grow to 128 MiB: a cold build of 100,000 memories
 // with SQLite's default 2 MiB spent most of its time spilling pages to the
 // WAL and reading them back. Temporary data stays in memory. Pages are read
@@ -98,12 +123,9 @@ func (db *DB) open(ctx context.Context) error {
 	dsn := "file:" + uriPath.Replace(db.path) + "?_pragma=busy_timeout(" + fmt.Sprint(DefaultBusyTimeout.Milliseconds()) + ")" +
 		"&_pragma=journal_mode(wal)&_pragma=synchronous(normal)&_pragma=foreign_keys(1)" +
 		"&_pragma=cache_size(-131072)&_pragma=temp_store(memory)&_pragma=mmap_size(1073741824)&_txlock=immediate"
-	s, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return err
-	}
+	s := sql.OpenDB(newConnector(dsn, db.history))
 	var mode string
-	if err := s.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+	if err := s.QueryRowContext(ctx, "PRAGMA main.journal_mode").Scan(&mode); err != nil {
 		s.Close()
 		return err
 	}
@@ -112,6 +134,11 @@ func (db *DB) open(ctx context.Context) error {
 		return fmt.Errorf("journal_mode is %q, want wal", mode)
 	}
 	db.sql = s
+	if err := db.migrateHistory(ctx); err != nil {
+		s.Close()
+		db.sql = nil
+		return &historyError{err}
+	}
 	if err := db.migrate(ctx); err != nil {
 		s.Close()
 		db.sql = nil
@@ -121,22 +148,26 @@ func (db *DB) open(ctx context.Context) error {
 }
 
 // migrate creates the schema in an empty file, and drops and recreates it
-// when the file holds another version. It runs in one write transaction, so
-// two processes opening a stale file rebuild it once.
+// when the file holds another version, after moving out the history an
+// older one held. It runs in one write transaction, so two processes
+// opening a stale file rebuild it once.
 func (db *DB) migrate(ctx context.Context) error {
 	var v int
-	if err := db.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+	if err := db.sql.QueryRowContext(ctx, "PRAGMA main.user_version").Scan(&v); err != nil {
 		return err
 	}
 	if v == SchemaVersion {
 		return nil
+	}
+	if err := db.moveHistory(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
 	}
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	defer tx.Rollback()
-	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+	if err := tx.QueryRowContext(ctx, "PRAGMA main.user_version").Scan(&v); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	if v == SchemaVersion {
@@ -153,27 +184,28 @@ func (db *DB) migrate(ctx context.Context) error {
 	if _, err := tx.ExecContext(ctx, schema); err != nil {
 		return fmt.Errorf("migrate: create schema: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA main.user_version = %d", SchemaVersion)); err != nil {
 		return fmt.Errorf("migrate: set version: %w", err)
 	}
 	return tx.Commit()
 }
 
-// dropAll drops every table, view and trigger, and returns how many
-// objects it dropped. Virtual tables go first: they drop their own shadow tables.
+// dropAll drops every table, view and trigger of index.db (not of the
+// history), and returns how many objects it dropped. Virtual tables go
+// first: they drop their own shadow tables.
 func dropAll(ctx context.Context, tx *sql.Tx) (int, error) {
 	n := 0
 	for _, query := range []string{
-		"SELECT type, name FROM sqlite_schema WHERE type IN ('trigger', 'view')",
-		"SELECT type, name FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'",
-		"SELECT type, name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+		"SELECT type, name FROM main.sqlite_schema WHERE type IN ('trigger', 'view')",
+		"SELECT type, name FROM main.sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'",
+		"SELECT type, name FROM main.sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
 	} {
 		objs, err := listObjects(ctx, tx, query)
 		if err != nil {
 			return n, err
 		}
 		for _, o := range objs {
-			if _, err := tx.ExecContext(ctx, fmt.Sprintf("DROP %s IF EXISTS %q", o[0], o[1])); err != nil {
+			if _, err := tx.ExecContext(ctx, fmt.Sprintf("DROP %s IF EXISTS main.%q", o[0], o[1])); err != nil {
 				return n, fmt.Errorf("drop %s: %w", o[1], err)
 			}
 			n++
@@ -213,9 +245,10 @@ func isNotDatabase(err error) bool {
 // uriPath escapes what SQLite's URI parser would read as syntax in a path.
 var uriPath = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 
-// removeDB deletes a database file and its WAL and shared-memory files.
+// removeDB deletes a database file and its WAL, shared-memory and
+// rollback journal files.
 func removeDB(path string) error {
-	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+	for _, p := range []string{path, path + "-wal", path + "-shm", path + "-journal"} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
@@ -225,6 +258,9 @@ func removeDB(path string) error {
 
 // Path returns the file the index lives in.
 func (db *DB) Path() string { return db.path }
+
+// HistoryPath returns the file the history lives in.
+func (db *DB) HistoryPath() string { return db.history }
 
 // Close closes the database.
 func (db *DB) Close() error {

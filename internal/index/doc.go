@@ -13,7 +13,14 @@
 // word index's occurrences; user text never reaches MATCH raw: it is cut
 // into words, or quoted term by term for the trigram table.
 //
-// The index also keeps recall statistics and the record of which memories
-// were injected into which agent session. Every exported method is one
-// transaction. A DB is safe for concurrent use, also by several processes.
+// Package index also owns history.db, beside index.db: what mnemo learns
+// from use and cannot rebuild from the files (recall statistics, the
+// memories injected into each agent session, verification verdicts). It
+// is attached to every connection of the index, so that ranking joins it
+// with the memories in one query; its rows are keyed by vault and name,
+// so they stay valid when the index is rebuilt. Its schema migrates forward
+// (history/*.sql, never dropped), and [DB.PruneHistory] keeps it bounded.
+//
+// Every exported method is one transaction. A DB is safe for concurrent
+// use, also by several processes.
 package index

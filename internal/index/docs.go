@@ -76,7 +76,7 @@ func (db *DB) Heads(ctx context.Context, ids []int64) ([]Doc, error) {
 const (
 	headColumns = `m.id, m.source, m.name, m.type, m.confidence, m.status, m.superseded_by,
 		m.updated, coalesce(r.times, 0), coalesce(r.last, '')`
-	headJoin = " LEFT JOIN recall_stats r ON r.source = m.source AND r.name = m.name"
+	headJoin = " LEFT JOIN history.recall_stats r ON r.source = m.source AND r.name = m.name"
 )
 
 // scanHead reads the head columns into d, after the destinations in first.
@@ -100,7 +100,7 @@ func (db *DB) docs(ctx context.Context, ids []int64, body string) ([]Doc, error)
 		SELECT m.id, m.source, m.name, m.path, m.description, m.type, m.confidence,
 			m.status, m.superseded_by, m.created, m.updated, m.tags, m.files, `+body+`,
 			coalesce(r.times, 0), coalesce(r.last, '')
-		FROM memories m LEFT JOIN recall_stats r ON r.source = m.source AND r.name = m.name
+		FROM memories m LEFT JOIN history.recall_stats r ON r.source = m.source AND r.name = m.name
 		WHERE m.id IN `, ids)
 	if err != nil {
 		return nil, fmt.Errorf("index: docs: %w", err)

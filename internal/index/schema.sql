@@ -1,5 +1,6 @@
 -- index.db schema. Bump SchemaVersion in db.go on any change: a file with
--- another version is rebuilt from the vaults.
+-- another version is rebuilt from the vaults. What cannot be rebuilt from
+-- the files is not here but in history.db (see history/).
 
 -- One row per memory file.
 CREATE TABLE memories (
@@ -94,26 +95,6 @@ CREATE TABLE lengths (
 	gen    INTEGER NOT NULL
 );
 
--- How often each memory was recalled. Keyed by name, not row, so the
--- counts survive edits of the file.
-CREATE TABLE recall_stats (
-	source TEXT    NOT NULL,
-	name   TEXT    NOT NULL,
-	times  INTEGER NOT NULL,
-	last   TEXT    NOT NULL,                 -- RFC 3339 UTC
-	PRIMARY KEY (source, name)
-) WITHOUT ROWID;
-
--- Which memories were injected into which agent session, so that a
--- session never gets the same memory twice.
-CREATE TABLE injections (
-	session TEXT NOT NULL,
-	source  TEXT NOT NULL,
-	name    TEXT NOT NULL,
-	at      TEXT NOT NULL,                   -- RFC 3339 UTC
-	PRIMARY KEY (session, source, name)
-) WITHOUT ROWID;
-
 -- For each source, the name, row, size and mtime of every file, packed in
 -- one blob: a no-change sync reads this one row instead of a row per file.
 -- Rewritten from memories by every sync that writes.
@@ -123,8 +104,8 @@ CREATE TABLE manifests (
 ) WITHOUT ROWID;
 
 -- The staleness check's caches (see staleness.go): file hashes by size
--- and mtime, identifier lookups by commit, and the last verdict of each
--- memory with the time it entered that state.
+-- and mtime, and identifier lookups by commit. (The verdicts are history:
+-- see history/.)
 CREATE TABLE file_hashes (
 	path  TEXT    PRIMARY KEY,
 	size  INTEGER NOT NULL,
@@ -137,13 +118,3 @@ CREATE TABLE ident_cache (
 	found INTEGER NOT NULL,
 	PRIMARY KEY (ident, head)
 ) WITHOUT ROWID;
-CREATE TABLE verify_state (
-	source  TEXT NOT NULL,
-	name    TEXT NOT NULL,
-	state   TEXT NOT NULL,
-	reasons TEXT NOT NULL,              -- newline-separated
-	since   TEXT NOT NULL,              -- RFC 3339 UTC: when it entered this state
-	checked TEXT NOT NULL,              -- RFC 3339 UTC: when it was last verified
-	PRIMARY KEY (source, name)
-) WITHOUT ROWID;
-CREATE INDEX verify_state_suspect ON verify_state (source, name) WHERE state = 'suspect';

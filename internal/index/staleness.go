@@ -3,8 +3,11 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -16,6 +19,7 @@ type HashCache struct {
 	db     *DB
 	hashes map[string]cachedHash
 	idents map[[2]string]bool
+	heads  map[string]bool // of the lookups put
 	dirty  []func(tx *sql.Tx) error
 }
 
@@ -26,7 +30,7 @@ type cachedHash struct {
 
 // HashCache loads the cache.
 func (db *DB) HashCache(ctx context.Context) (*HashCache, error) {
-	c := &HashCache{db: db, hashes: map[string]cachedHash{}, idents: map[[2]string]bool{}}
+	c := &HashCache{db: db, hashes: map[string]cachedHash{}, idents: map[[2]string]bool{}, heads: map[string]bool{}}
 	rows, err := db.sql.QueryContext(ctx, `SELECT path, size, mtime, hash FROM file_hashes`)
 	if err != nil {
 		return nil, fmt.Errorf("index: hash cache: %w", err)
@@ -77,13 +81,17 @@ func (c *HashCache) Ident(ident, head string) (found, ok bool) {
 // PutIdent remembers an identifier lookup at a commit.
 func (c *HashCache) PutIdent(ident, head string, found bool) {
 	c.idents[[2]string{ident, head}] = found
+	c.heads[head] = true
 	c.dirty = append(c.dirty, func(tx *sql.Tx) error {
 		_, err := tx.Exec(`INSERT OR REPLACE INTO ident_cache (ident, head, found) VALUES (?, ?, ?)`, ident, head, found)
 		return err
 	})
 }
 
-// Save writes what was learned since the cache was loaded.
+// Save writes what was learned since the cache was loaded. The lookups
+// of other commits than those put since go: a lookup is good for one
+// commit only, and kept for every commit verified the table would grow
+// with the repository's history.
 func (c *HashCache) Save(ctx context.Context) error {
 	if len(c.dirty) == 0 {
 		return nil
@@ -95,6 +103,15 @@ func (c *HashCache) Save(ctx context.Context) error {
 	defer tx.Rollback()
 	for _, f := range c.dirty {
 		if err := f(tx); err != nil {
+			return fmt.Errorf("index: save hash cache: %w", err)
+		}
+	}
+	if len(c.heads) > 0 {
+		heads, err := json.Marshal(slices.Collect(maps.Keys(c.heads)))
+		if err != nil {
+			return fmt.Errorf("index: save hash cache: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM ident_cache WHERE head NOT IN (SELECT value FROM json_each(?))`, string(heads)); err != nil {
 			return fmt.Errorf("index: save hash cache: %w", err)
 		}
 	}
@@ -121,10 +138,10 @@ func (db *DB) SetVerdicts(ctx context.Context, now time.Time, vs ...Verdict) err
 	defer tx.Rollback()
 	ts := now.UTC().Format(time.RFC3339)
 	for _, v := range vs {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO verify_state (source, name, state, reasons, since, checked)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO history.verify_state AS v (source, name, state, reasons, since, checked)
 			VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT (source, name) DO UPDATE SET reasons = excluded.reasons, checked = excluded.checked,
-				since = CASE WHEN verify_state.state = excluded.state THEN verify_state.since ELSE excluded.since END,
+				since = CASE WHEN v.state = excluded.state THEN v.since ELSE excluded.since END,
 				state = excluded.state`,
 			v.Source, v.Name, v.State, strings.Join(v.Reasons, "\n"), ts, ts); err != nil {
 			return fmt.Errorf("index: verdicts: %w", err)
@@ -135,14 +152,14 @@ func (db *DB) SetVerdicts(ctx context.Context, now time.Time, vs ...Verdict) err
 
 // Verdicts returns the stored verification results by memory.
 func (db *DB) Verdicts(ctx context.Context) (map[Key]Verdict, error) {
-	return db.verdicts(ctx, `SELECT source, name, state, reasons, since, checked FROM verify_state`)
+	return db.verdicts(ctx, `SELECT source, name, state, reasons, since, checked FROM history.verify_state`)
 }
 
 // Suspects returns the stored verdicts of the suspect memories only, read
 // through their own index: after a verify, every memory has a verdict, and
 // reading all of them on every prompt cost a hook 60 ms at 10,000.
 func (db *DB) Suspects(ctx context.Context) (map[Key]Verdict, error) {
-	return db.verdicts(ctx, `SELECT source, name, state, reasons, since, checked FROM verify_state
+	return db.verdicts(ctx, `SELECT source, name, state, reasons, since, checked FROM history.verify_state
 		INDEXED BY verify_state_suspect WHERE state = 'suspect'`)
 }
 

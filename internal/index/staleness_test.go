@@ -40,3 +40,47 @@ func TestVerdicts(t *testing.T) {
 		t.Errorf("Suspects = %+v, want a and b", sus)
 	}
 }
+
+// TestHashCacheIdentsOfOneHead: the identifier lookups are kept for the
+// commit of the last verification only, so that the cache does not grow
+// with every commit verified; the file hashes stay.
+func TestHashCacheIdentsOfOneHead(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	for _, head := range []string{"aaaa", "bbbb"} {
+		c, err := db.HashCache(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.PutIdent("Verify", head, true)
+		c.PutIdent("Gone", head, false)
+		c.PutHash("x.go", 10, 20, "h-"+head)
+		if err := c.Save(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := db.HashCache(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		ident, head string
+		found, ok   bool
+	}{
+		{"Verify", "aaaa", false, false},
+		{"Gone", "aaaa", false, false},
+		{"Verify", "bbbb", true, true},
+		{"Gone", "bbbb", false, true},
+	} {
+		if found, ok := c.Ident(tt.ident, tt.head); found != tt.found || ok != tt.ok {
+			t.Errorf("Ident(%s, %s) = %v, %v; want %v, %v", tt.ident, tt.head, found, ok, tt.found, tt.ok)
+		}
+	}
+	if h, ok := c.Hash("x.go", 10, 20); !ok || h != "h-bbbb" {
+		t.Errorf("Hash(x.go) = %q, %v; want h-bbbb, true", h, ok)
+	}
+	var rows int
+	if err := db.sql.QueryRow(`SELECT count(*) FROM ident_cache`).Scan(&rows); err != nil || rows != 2 {
+		t.Errorf("ident_cache rows = %d, %v; want 2", rows, err)
+	}
+}

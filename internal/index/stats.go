@@ -32,13 +32,13 @@ func (db *DB) Record(ctx context.Context, now time.Time, d Delivery) error {
 	}
 	defer tx.Rollback()
 	for _, k := range d.Injected {
-		if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO injections (session, source, name, at) VALUES (?, ?, ?, ?)",
+		if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO history.injections (session, source, name, at) VALUES (?, ?, ?, ?)",
 			d.Session, k.Source, k.Name, at); err != nil {
 			return fmt.Errorf("index: record injection: %w", err)
 		}
 	}
 	for _, k := range d.Recalled {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO recall_stats (source, name, times, last) VALUES (?, ?, 1, ?)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO history.recall_stats (source, name, times, last) VALUES (?, ?, 1, ?)
 			ON CONFLICT (source, name) DO UPDATE SET times = times + 1, last = excluded.last`,
 			k.Source, k.Name, at); err != nil {
 			return fmt.Errorf("index: record recall: %w", err)
@@ -65,7 +65,7 @@ func (db *DB) RecordInjection(ctx context.Context, session string, now time.Time
 func (db *DB) WasInjected(ctx context.Context, session string, key Key) (bool, error) {
 	var one int
 	err := db.sql.QueryRowContext(ctx,
-		"SELECT 1 FROM injections WHERE session = ? AND source = ? AND name = ?",
+		"SELECT 1 FROM history.injections WHERE session = ? AND source = ? AND name = ?",
 		session, key.Source, key.Name).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
@@ -79,7 +79,7 @@ func (db *DB) WasInjected(ctx context.Context, session string, key Key) (bool, e
 // Injected returns every memory injected into the session, with its time.
 func (db *DB) Injected(ctx context.Context, session string) (map[Key]time.Time, error) {
 	rows, err := db.sql.QueryContext(ctx,
-		"SELECT source, name, at FROM injections WHERE session = ?", session)
+		"SELECT source, name, at FROM history.injections WHERE session = ?", session)
 	if err != nil {
 		return nil, fmt.Errorf("index: injected: %w", err)
 	}

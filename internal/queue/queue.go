@@ -6,14 +6,14 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // the database/sql driver
+
+	"github.com/mnemo-dev/mnemo/internal/migration"
 )
 
 // FileName is the queue's file in a state folder.
@@ -46,7 +46,7 @@ func Open(ctx context.Context, stateDir string) (*Queue, error) {
 		return nil, fmt.Errorf("queue: open %s: %w", path, err)
 	}
 	q := &Queue{db: db, path: path, Now: time.Now}
-	if err := q.migrate(ctx); err != nil {
+	if err := migration.Apply(ctx, db, migrations, "migration"); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("queue: open %s: %w", path, err)
 	}
@@ -55,83 +55,6 @@ func Open(ctx context.Context, stateDir string) (*Queue, error) {
 
 // Close closes the database.
 func (q *Queue) Close() error { return q.db.Close() }
-
-// migrate applies the embedded migrations not yet applied, each in one
-// transaction, recording their names. When all are applied, as at nearly
-// every open (each hook opens the queue), it reads one table and writes
-// nothing.
-func (q *Queue) migrate(ctx context.Context) error {
-	names, err := fs.Glob(migrations, "migration/*.sql")
-	if err != nil {
-		return err
-	}
-	sort.Strings(names)
-	if q.applied(ctx, names) {
-		return nil
-	}
-	if _, err := q.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY)`); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	for _, name := range names {
-		if err := q.migrateFile(ctx, name); err != nil {
-			return fmt.Errorf("migrate %s: %w", name, err)
-		}
-	}
-	return nil
-}
-
-// applied reports whether every one of names is recorded as applied; an
-// error (a new file has no migrations table) counts as no.
-func (q *Queue) applied(ctx context.Context, names []string) bool {
-	rows, err := q.db.QueryContext(ctx, `SELECT name FROM migrations`)
-	if err != nil {
-		return false
-	}
-	defer rows.Close()
-	done := make(map[string]bool)
-	for rows.Next() {
-		var name string
-		if rows.Scan(&name) != nil {
-			return false
-		}
-		done[name] = true
-	}
-	if rows.Err() != nil {
-		return false
-	}
-	for _, name := range names {
-		if !done[name] {
-			return false
-		}
-	}
-	return true
-}
-
-func (q *Queue) migrateFile(ctx context.Context, name string) error {
-	tx, err := q.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM migrations WHERE name = ?`, name).Scan(&n); err != nil {
-		return err
-	}
-	if n > 0 {
-		return nil
-	}
-	body, err := fs.ReadFile(migrations, name)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO migrations (name) VALUES (?)`, name); err != nil {
-		return err
-	}
-	return tx.Commit()
-}
 
 // formatTime is the one time format of queue.db.
 func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
