@@ -38,50 +38,53 @@ reject NAME' (it is not proposed again).`,
 		Example: `  mnemo inbox
   mnemo inbox --json`,
 		Args: exactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			in, err := f.inbox()
-			if err != nil {
-				return err
-			}
-			drafts, err := in.List()
-			if err != nil {
-				return err
-			}
-			links, err := in.Links()
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				out := make([]memoryJSON, 0, len(drafts))
-				for _, d := range drafts {
-					j := toJSON(nil, false, vault.Entry{Name: d.Name, Memory: d.Memory}, true)
-					j.Vault, j.Path = "inbox", in.Dir+"/"+d.Name+".md"
-					if l, ok := links[d.Name]; ok {
-						j.About = &linkJSON{Kind: l.Kind, Name: l.Memory}
-					}
-					out = append(out, j)
-				}
-				return printJSON(f.IO.Out, out)
-			}
-			tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
-			for _, d := range drafts {
-				about := ""
-				if l, ok := links[d.Name]; ok {
-					about = fmt.Sprintf("  [%s %s]", l.Kind, l.Memory)
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s%s\n", d.Name, d.Memory.Type, d.Memory.Confidence, d.Memory.Description, about)
-			}
-			if err := tw.Flush(); err != nil {
-				return err
-			}
-			if len(drafts) > 0 {
-				fmt.Fprintf(f.IO.ErrOut, "%d drafts: approve with 'mnemo approve NAME', reject with 'mnemo reject NAME'; 'mnemo inbox --json' shows their bodies\n", len(drafts))
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runInbox(f, asJSON) },
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON, bodies included")
 	return cmd
+}
+
+// runInbox lists the drafts, each with the memory it is about.
+func runInbox(f *Factory, asJSON bool) error {
+	in, err := f.inbox()
+	if err != nil {
+		return err
+	}
+	drafts, err := in.List()
+	if err != nil {
+		return err
+	}
+	links, err := in.Links()
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		out := make([]memoryJSON, 0, len(drafts))
+		for _, d := range drafts {
+			j := toJSON(nil, false, vault.Entry{Name: d.Name, Memory: d.Memory}, true)
+			j.Vault, j.Path = "inbox", in.Dir+"/"+d.Name+".md"
+			if l, ok := links[d.Name]; ok {
+				j.About = &linkJSON{Kind: l.Kind, Name: l.Memory}
+			}
+			out = append(out, j)
+		}
+		return printJSON(f.IO.Out, out)
+	}
+	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+	for _, d := range drafts {
+		about := ""
+		if l, ok := links[d.Name]; ok {
+			about = fmt.Sprintf("  [%s %s]", l.Kind, l.Memory)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s%s\n", d.Name, d.Memory.Type, d.Memory.Confidence, d.Memory.Description, about)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(drafts) > 0 {
+		fmt.Fprintf(f.IO.ErrOut, "%d drafts: approve with 'mnemo approve NAME', reject with 'mnemo reject NAME'; 'mnemo inbox --json' shows their bodies\n", len(drafts))
+	}
+	return nil
 }
 
 func newApproveCmd(f *Factory) *cobra.Command {

@@ -23,12 +23,17 @@ type claim struct {
 	val     values          // values after it (93)
 }
 
+// maxClaims bounds the claims read from a text, since every claim of one
+// text is set against every claim of the other. A memory is one fact in a
+// few sentences; a longer text's later claims are not compared.
+const maxClaims = 32
+
 // parseStatement reads a text for comparison.
 func parseStatement(text string) *statement {
 	s := &statement{words: words(text), values: extractValues(text), affirmed: map[string]bool{}}
 	for _, sent := range sentences(text) {
 		s.polarity(sent)
-		if c, ok := claimOf(sent); ok {
+		if c, ok := claimOf(sent); ok && len(s.claims) < maxClaims {
 			s.claims = append(s.claims, c)
 		}
 	}

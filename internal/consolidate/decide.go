@@ -1,6 +1,6 @@
 package consolidate
 
-import "slices"
+import "strings"
 
 // A relation is how a candidate stands to one existing memory or draft.
 // Of several memories, the one with the highest relation is the candidate's
@@ -77,8 +77,15 @@ func paraphrases(rejected, cand *statement, sim float64) bool {
 // merge until Credo passes" does not extend "lint with Credo", it says
 // another thing.
 func newDenial(old, cand *statement) bool {
+	if len(cand.denied) == 0 {
+		return false
+	}
+	seen := make(map[string]bool, len(old.denied))
+	for _, d := range old.denied {
+		seen[strings.Join(d, " ")] = true
+	}
 	for _, d := range cand.denied {
-		if !slices.ContainsFunc(old.denied, func(o []string) bool { return slices.Equal(o, d) }) {
+		if !seen[strings.Join(d, " ")] {
 			return true
 		}
 	}

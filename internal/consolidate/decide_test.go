@@ -121,3 +121,26 @@ func TestParaphrases(t *testing.T) {
 		})
 	}
 }
+
+// FuzzRelate: whatever the text, a statement is the same fact as itself,
+// never contradicts itself, and set against another text does not panic.
+func FuzzRelate(f *testing.F) {
+	f.Add("Use pnpm, not npm", "Use npm, not pnpm")
+	f.Add("The gadget port for service hk3 is 93.", "Service hk3: port 93; don't use 94 until `make deploy-prod` passes")
+	f.Add("Staging database host is db-staging.internal on port 5432\nConnect through the VPN.", "pnpm was dropped; is: = :")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		sa, sb := parseStatement(a), parseStatement(b)
+		if got := relate(sa, sa, 1); got != same {
+			t.Errorf("relate(%q, itself) = %s, want same", a, got)
+		}
+		if conflicts(sa, sa) {
+			t.Errorf("%q conflicts with itself", a)
+		}
+		sim := jaccard(sa.words, sb.words)
+		if sim < 0 || sim > 1 {
+			t.Errorf("jaccard(%q, %q) = %v", a, b, sim)
+		}
+		relate(sa, sb, sim)
+		paraphrases(sa, sb, sim)
+	})
+}

@@ -136,21 +136,26 @@ func isCompoundSep(r rune) bool { return strings.ContainsRune(compoundSeps, r) }
 
 // line reads the chunks of one line; start says the first begins a sentence.
 func (x *extractor) line(chunks []string, start bool) {
+	trimmed := make([]string, len(chunks))
+	lower := make([]string, len(chunks))
+	for i, raw := range chunks {
+		trimmed[i] = trimChunk(raw)
+		lower[i] = strings.ToLower(trimmed[i])
+	}
 	inCode := false
 	for i := 0; i < len(chunks); i++ {
 		raw := chunks[i]
 		ticks := strings.Count(raw, "`")
 		code := inCode || ticks > 0
 		inCode = inCode != (ticks%2 == 1)
-		t := trimChunk(raw)
-		l := strings.ToLower(t)
+		t, l := trimmed[i], lower[i]
 		x.mention(l)
 		c := chunk{t: t, l: l, start: start}
 		if i > 0 {
-			c.prev = strings.ToLower(trimChunk(chunks[i-1]))
+			c.prev = lower[i-1]
 		}
 		if i+1 < len(chunks) {
-			c.next = strings.ToLower(trimChunk(chunks[i+1]))
+			c.next = lower[i+1]
 		}
 		n := x.hits
 		if x.classify(c) {
@@ -233,7 +238,7 @@ func (x *extractor) classify(c chunk) (skipNext bool) {
 	case isPath(l):
 		x.add(kindPath, pathKey(l))
 	case strings.Contains(l, ".") && !allShortLabels(l):
-		x.dotted(t, l)
+		x.dotted(t)
 	case regionRE.MatchString(l):
 		x.add(kindRegion, l)
 	case flagRE.MatchString(l):
@@ -272,9 +277,9 @@ func (x *extractor) number(c chunk) bool {
 }
 
 // dotted adds a chunk with dots inside: a file name, a host, or code.
-func (x *extractor) dotted(t, l string) {
+func (x *extractor) dotted(t string) {
 	t = strings.TrimSuffix(strings.TrimSuffix(t, "()"), "(")
-	l = strings.ToLower(t)
+	l := strings.ToLower(t)
 	ext := l[strings.LastIndexByte(l, '.')+1:]
 	switch {
 	case strings.ContainsAny(t, "_()") || hasInnerUpper(t) && !fileExts[ext]:
