@@ -160,6 +160,9 @@ func (x *extractor) line(chunks []string, start bool) {
 		n := x.hits
 		if x.classify(c) {
 			i++ // the next chunk was a unit of this number
+			raw = chunks[i]
+			x.mention(lower[i])
+			inCode = inCode != (strings.Count(raw, "`")%2 == 1)
 		}
 		if code && x.hits == n && l != "" && !recall.IsStopWord(l) {
 			x.add(kindIdent, l) // anything in backticks is code

@@ -49,6 +49,7 @@ func TestExtractValues(t *testing.T) {
 		{"identifiers", "Set MNEMO_HOME and call os.Getenv() with packageManager; pass --race to hk3",
 			[]string{"identifier:mnemo_home", "identifier:os.getenv", "identifier:packagemanager", "identifier:--race", "identifier:hk3"}},
 		{"backticks", "Run `make itest` before `git push`", []string{"identifier:make", "identifier:itest", "identifier:git", "identifier:push"}},
+		{"backticks around a unit", "Wait `100 ms` then run tests.", []string{"number:100ms"}},
 		{"names inside a sentence", "The billing service is owned by Alice and runs on Postgres",
 			[]string{"name:alice", "name:postgres"}},
 		{"a sentence's first word is not a name", "Always use pnpm. Never use npm.", nil},
