@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,15 +26,16 @@ var errMoved = errors.New("the memory changed meanwhile")
 // duplicate records that a fact was said again: a sighting in the state
 // folder; the committed file is not touched. A draft said again is surer:
 // its confidence rises (drafts are state too).
-func (c *Consolidator) duplicate(d decision) (Outcome, error) {
+func (c *Consolidator) duplicate(ctx context.Context, d decision) (Outcome, error) {
 	best, m := d.best, d.m
 	o := Outcome{Action: Duplicate, Name: best.name, Where: best.where, Existing: best.name, Similarity: best.sim}
 	if err := c.Inbox.Sight(c.sighting(d, Duplicate)); err != nil {
 		return o, err
 	}
 	if best.where == "inbox" && m.Confidence > best.mem.Confidence {
-		best.mem.Confidence, best.mem.Updated = m.Confidence, c.Now
-		return o, c.Inbox.Put(best.mem)
+		return o, c.updateDraft(ctx, best.name, func(d *memory.Memory) {
+			d.Confidence, d.Updated = max(d.Confidence, m.Confidence), c.Now
+		})
 	}
 	return o, nil
 }
@@ -48,11 +50,11 @@ func (c *Consolidator) sighting(d decision, a Action) Sighting {
 // contradiction drafts the fact, its body naming the memory it contradicts,
 // and records the link so that the memory can show the draft. The memory
 // is kept as it is.
-func (c *Consolidator) contradiction(d decision) (Outcome, error) {
+func (c *Consolidator) contradiction(ctx context.Context, d decision) (Outcome, error) {
 	m, best := d.m, d.best
 	m.Body = strings.TrimRight(m.Body, "\n") + "\n\nContradicts [[" + best.name + "]]: review both.\n"
 	m.Why = strings.TrimSpace(m.Why + " Contradicts " + best.name + ", which was kept.")
-	o, err := c.draft(m)
+	o, err := c.draft(ctx, m)
 	o.Action, o.Existing, o.Similarity = Contradiction, best.name, best.sim
 	if err != nil {
 		return o, err
@@ -68,8 +70,7 @@ func (c *Consolidator) extend(ctx context.Context, d decision) (Outcome, error) 
 	best, m := d.best, d.m
 	o := Outcome{Action: Extended, Name: best.name, Where: best.where, Existing: best.name, Similarity: best.sim}
 	if best.where == "inbox" {
-		extended(best.mem, m, c.Now)
-		return o, c.Inbox.Put(best.mem)
+		return o, c.updateDraft(ctx, best.name, func(d *memory.Memory) { extended(d, m, c.Now) })
 	}
 	seen := best.mem.Render()
 	_, err := c.vaultFor(best.where).Update(ctx, best.name, func(old *memory.Memory) error {
@@ -80,7 +81,7 @@ func (c *Consolidator) extend(ctx context.Context, d decision) (Outcome, error) 
 		return nil
 	})
 	if errors.Is(err, errMoved) || errors.Is(err, vault.ErrNotFound) {
-		return c.propose(d)
+		return c.propose(ctx, d)
 	}
 	if err != nil {
 		return o, err
@@ -104,13 +105,13 @@ func extended(old, m *memory.Memory, now time.Time) {
 // propose drafts the memory a fact extends as the fact would change it,
 // linked to it: approving the draft changes the memory, rejecting it
 // leaves the memory as it is.
-func (c *Consolidator) propose(d decision) (Outcome, error) {
+func (c *Consolidator) propose(ctx context.Context, d decision) (Outcome, error) {
 	best, m := d.best, d.m
 	p := best.mem.Clone()
 	extended(p, m, c.Now)
 	p.Confidence, p.Source = m.Confidence, m.Source
 	p.Why = strings.TrimSpace("Proposes a change to " + best.name + ". " + m.Why)
-	o, err := c.draft(p)
+	o, err := c.draft(ctx, p)
 	o.Action, o.Existing, o.Similarity = Proposed, best.name, best.sim
 	if err != nil {
 		return o, err
@@ -133,10 +134,33 @@ func (c *Consolidator) add(ctx context.Context, m *memory.Memory) (Outcome, erro
 }
 
 // draft puts a memory in the inbox for review, under a name no draft has.
-func (c *Consolidator) draft(m *memory.Memory) (Outcome, error) {
+// The project vault's lock serializes the inbox's writers, so two
+// processes drafting one name get two drafts.
+func (c *Consolidator) draft(ctx context.Context, m *memory.Memory) (Outcome, error) {
+	unlock, err := c.Project.Lock(ctx)
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer unlock()
 	m.Name = vault.FirstFree(m.Name, func(n string) bool {
-		_, err := os.Stat(filepath.Join(c.Inbox.Dir, n+".md"))
-		return err == nil
+		_, err := os.Lstat(filepath.Join(c.Inbox.Dir, n+".md"))
+		return !errors.Is(err, fs.ErrNotExist)
 	})
 	return Outcome{Action: Drafted, Name: m.Name, Where: "inbox"}, c.Inbox.Put(m)
+}
+
+// updateDraft changes a draft holding the project vault's lock, reading it
+// again first: fn sees the draft as it is now.
+func (c *Consolidator) updateDraft(ctx context.Context, name string, fn func(*memory.Memory)) error {
+	unlock, err := c.Project.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	d, err := c.Inbox.Load(name)
+	if err != nil {
+		return err
+	}
+	fn(d)
+	return c.Inbox.Put(d)
 }

@@ -135,17 +135,17 @@ func (c *Consolidator) Add(ctx context.Context, f Fact) (Outcome, error) {
 	case Rejected:
 		return Outcome{Action: Rejected, Name: d.m.Name}, nil
 	case Duplicate:
-		return c.duplicate(d)
+		return c.duplicate(ctx, d)
 	case Contradiction:
-		return c.contradiction(d)
+		return c.contradiction(ctx, d)
 	case Extended:
 		return c.extend(ctx, d)
 	case Proposed:
-		return c.propose(d)
+		return c.propose(ctx, d)
 	case Added:
 		return c.add(ctx, d.m)
 	}
-	return c.draft(d.m)
+	return c.draft(ctx, d.m)
 }
 
 // text is what a memory says: its description and body.

@@ -16,9 +16,11 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
-// An Inbox is the folder of drafts awaiting review, and the record of the
-// drafts rejected, in a state folder. Its methods are safe across
-// processes when the caller holds the project vault's lock.
+// An Inbox is the folder of drafts awaiting review, and the records kept
+// beside it in the state folder (rejections, provenance, links). Its
+// methods are safe across processes when the caller holds the project
+// vault's lock, as [Consolidator] does when it drafts; the records are
+// appended to, one write each, and need no lock.
 type Inbox struct {
 	Dir        string // <state>/inbox
 	rejected   string // <state>/rejected.jsonl

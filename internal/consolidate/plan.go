@@ -47,5 +47,5 @@ func (c *Consolidator) AddNew(ctx context.Context, f Fact) (Outcome, error) {
 	if f.Confidence >= c.bar() && !f.FromToolOutput {
 		return c.add(ctx, m)
 	}
-	return c.draft(m)
+	return c.draft(ctx, m)
 }
