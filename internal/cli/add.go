@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/staleness"
 	"github.com/mnemo-dev/mnemo/internal/vault"
@@ -34,6 +35,12 @@ or from $EDITOR when there are none (the editor gets the whole file, header
 included). The description is the recall key: say what the memory helps
 with, in one line of at most 150 characters. Without --name, the name is
 made from the description.
+
+A memory that already says the fact (the same values: numbers, hosts,
+versions, environments, days…, in nearly the same words), that the new one
+only adds detail to, or that it contradicts, is named and nothing is
+written; --force writes the new one beside it. Facts that differ in a value
+are different facts and are written side by side.
 
 Relative dates ("next month", "by Friday") are made absolute against today,
 so the memory still means the same thing when it is read later. Each --file
@@ -67,7 +74,7 @@ tell when the code it describes has changed.`,
 	fl.StringArrayVarP(&opts.files, "file", "f", nil, "anchor the memory to `PATH` (repeatable)")
 	fl.StringArrayVar(&opts.tags, "tag", nil, "add a `TAG` (repeatable)")
 	fl.BoolVar(&opts.user, "user", false, "write to the user vault (~/.mnemo/user), not the project's")
-	fl.BoolVar(&opts.force, "force", false, "write it even when a memory of that name exists: beside it (NAME-2), never over it")
+	fl.BoolVar(&opts.force, "force", false, "write it even when a memory of that name, or one saying the same, exists: beside it (NAME-2), never over it")
 	return cmd
 }
 
@@ -119,7 +126,7 @@ func runAdd(ctx context.Context, f *Factory, opts addOptions) error {
 	}
 	if opts.force {
 		_, err = v.CreateFree(ctx, m)
-	} else {
+	} else if err = refuseNear(ctx, f, m); err == nil {
 		err = v.Create(ctx, m)
 	}
 	if err != nil {
@@ -130,6 +137,33 @@ func runAdd(ctx context.Context, f *Factory, opts addOptions) error {
 	}
 	fmt.Fprintf(f.IO.Out, "%s\n", displayPath(f, v.Path(m.Name)))
 	return nil
+}
+
+// nearReasons say how a memory stands to the one being added.
+var nearReasons = map[consolidate.Action]string{
+	consolidate.Duplicate:     "it already says this",
+	consolidate.Extended:      "this only adds detail to it",
+	consolidate.Contradiction: "it contradicts it",
+}
+
+// refuseNear fails when a memory of the vaults already says m's fact,
+// would be extended by it, or contradicts it, naming that memory.
+func refuseNear(ctx context.Context, f *Factory, m *memory.Memory) error {
+	c, done, err := openConsolidator(ctx, f, "", f.Log(false))
+	if err != nil {
+		return err
+	}
+	defer done()
+	o, err := c.Near(ctx, m)
+	if err != nil || o.Action == "" {
+		return err
+	}
+	v, err := f.Vault(o.Where == "user")
+	if err != nil {
+		return err
+	}
+	err = fmt.Errorf("similar to %s (%s): %s; not written", o.Existing, displayPath(f, v.Path(o.Existing)), nearReasons[o.Action])
+	return withHint(err, fmt.Sprintf("pass --force to write it beside it, or change it with 'mnemo edit %s'", o.Existing))
 }
 
 // editNew lets the user write a new memory in $EDITOR, starting from m.

@@ -26,48 +26,65 @@ func newInboxCmd(f *Factory) *cobra.Command {
 		Use:   "inbox",
 		Short: "List the draft memories awaiting review",
 		Long: `List the drafts the worker extracted and did not write to the vault: facts
-below the auto-approve confidence, facts taken from tool output, and facts
-that contradict a memory. Drafts live in the state folder, never in the
-vault, so nothing unreviewed reaches MEMORY.md or a commit.
+below the auto-approve confidence, facts taken from tool output, facts
+that contradict a memory ([contradicts NAME]) and changes proposed to a
+memory ([changes NAME]: the draft is that memory as it would be). Drafts
+live in the state folder, never in the vault, so nothing unreviewed
+reaches MEMORY.md or a commit.
 
-Approve a draft with 'mnemo approve NAME' (it moves into the vault) or
-reject it with 'mnemo reject NAME' (it is not proposed again).`,
+Approve a draft with 'mnemo approve NAME' (it moves into the vault; a
+proposed change is made to the memory it names) or reject it with 'mnemo
+reject NAME' (it is not proposed again).`,
 		Example: `  mnemo inbox
   mnemo inbox --json`,
 		Args: exactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			in, err := f.inbox()
-			if err != nil {
-				return err
-			}
-			drafts, err := in.List()
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				out := make([]memoryJSON, 0, len(drafts))
-				for _, d := range drafts {
-					j := toJSON(nil, false, vault.Entry{Name: d.Name, Memory: d.Memory}, true)
-					j.Vault, j.Path = "inbox", in.Dir+"/"+d.Name+".md"
-					out = append(out, j)
-				}
-				return printJSON(f.IO.Out, out)
-			}
-			tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
-			for _, d := range drafts {
-				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s\n", d.Name, d.Memory.Type, d.Memory.Confidence, d.Memory.Description)
-			}
-			if err := tw.Flush(); err != nil {
-				return err
-			}
-			if len(drafts) > 0 {
-				fmt.Fprintf(f.IO.ErrOut, "%d drafts: approve with 'mnemo approve NAME', reject with 'mnemo reject NAME'; 'mnemo inbox --json' shows their bodies\n", len(drafts))
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runInbox(f, asJSON) },
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON, bodies included")
 	return cmd
+}
+
+// runInbox lists the drafts, each with the memory it is about.
+func runInbox(f *Factory, asJSON bool) error {
+	in, err := f.inbox()
+	if err != nil {
+		return err
+	}
+	drafts, err := in.List()
+	if err != nil {
+		return err
+	}
+	links, err := in.Links()
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		out := make([]memoryJSON, 0, len(drafts))
+		for _, d := range drafts {
+			j := toJSON(nil, false, vault.Entry{Name: d.Name, Memory: d.Memory}, true)
+			j.Vault, j.Path = "inbox", in.Dir+"/"+d.Name+".md"
+			if l, ok := links[d.Name]; ok {
+				j.About = &linkJSON{Kind: l.Kind, Name: l.Memory}
+			}
+			out = append(out, j)
+		}
+		return printJSON(f.IO.Out, out)
+	}
+	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+	for _, d := range drafts {
+		about := ""
+		if l, ok := links[d.Name]; ok {
+			about = fmt.Sprintf("  [%s %s]", l.Kind, l.Memory)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s%s\n", d.Name, d.Memory.Type, d.Memory.Confidence, d.Memory.Description, about)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(drafts) > 0 {
+		fmt.Fprintf(f.IO.ErrOut, "%d drafts: approve with 'mnemo approve NAME', reject with 'mnemo reject NAME'; 'mnemo inbox --json' shows their bodies\n", len(drafts))
+	}
+	return nil
 }
 
 func newApproveCmd(f *Factory) *cobra.Command {
@@ -77,7 +94,9 @@ func newApproveCmd(f *Factory) *cobra.Command {
 		Short: "Move drafts from the inbox into the vault",
 		Long: `Move drafts from the inbox into the vault (user memories into the user
 vault) and regenerate MEMORY.md. With --edit each draft opens in $EDITOR
-first. A name already taken in the vault gets a -2, -3… suffix.`,
+first. A name already taken in the vault gets a -2, -3… suffix. A draft
+that proposes a change to a memory ([changes NAME] in 'mnemo inbox')
+changes that memory instead.`,
 		Example: `  mnemo approve pnpm-in-web
   mnemo approve --edit prices-are-strings`,
 		Args: minArgs(1),

@@ -69,7 +69,7 @@ type ingestSummary struct {
 	Files     int            `json:"files"`
 	Jobs      int            `json:"jobs"`
 	Failed    int            `json:"failed"`
-	Facts     map[string]int `json:"facts"` // by action: added, drafted, duplicate, refined, contradiction, rejected
+	Facts     map[string]int `json:"facts"` // by action: added, drafted, duplicate, extended, proposed, contradiction, rejected
 	TokensIn  int            `json:"tokens_in"`
 	TokensOut int            `json:"tokens_out"`
 	Extractor string         `json:"extractor"`
@@ -133,9 +133,9 @@ func runIngest(ctx context.Context, f *Factory, opts ingestOptions) error {
 	}
 	fmt.Fprintf(f.IO.Out, "%d files, %d failed (extractor %s, %d tokens in, %d out)\n",
 		sum.Files, sum.Failed, sum.Extractor, sum.TokensIn, sum.TokensOut)
-	fmt.Fprintf(f.IO.Out, "facts: %d added, %d drafted, %d duplicate, %d refined, %d contradiction, %d rejected before\n",
-		sum.Facts["added"], sum.Facts["drafted"], sum.Facts["duplicate"], sum.Facts["refined"], sum.Facts["contradiction"], sum.Facts["rejected"])
-	if sum.Facts["drafted"]+sum.Facts["contradiction"] > 0 {
+	fmt.Fprintf(f.IO.Out, "facts: %d added, %d drafted, %d duplicate, %d extended, %d proposed, %d contradiction, %d rejected before\n",
+		sum.Facts["added"], sum.Facts["drafted"], sum.Facts["duplicate"], sum.Facts["extended"], sum.Facts["proposed"], sum.Facts["contradiction"], sum.Facts["rejected"])
+	if sum.Facts["drafted"]+sum.Facts["proposed"]+sum.Facts["contradiction"] > 0 {
 		fmt.Fprintln(f.IO.ErrOut, "review the drafts with 'mnemo inbox'")
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
@@ -46,6 +47,14 @@ type memoryJSON struct {
 	Body         string        `json:"body,omitempty"`
 	Links        []string      `json:"links,omitempty"`
 	Backlinks    []string      `json:"backlinks,omitempty"`
+	Drafts       []linkJSON    `json:"drafts,omitempty"` // show: drafts in the inbox about this memory
+	About        *linkJSON     `json:"about,omitempty"`  // inbox: the memory this draft contradicts or would change
+}
+
+// linkJSON is a link between a draft and a memory: Name is the other end.
+type linkJSON struct {
+	Kind consolidate.LinkKind `json:"kind"` // contradicts or changes
+	Name string               `json:"name"`
 }
 
 type anchorsJSON struct {

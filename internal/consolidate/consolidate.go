@@ -11,7 +11,6 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
-	"github.com/mnemo-dev/mnemo/internal/recall"
 	"github.com/mnemo-dev/mnemo/internal/staleness"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
@@ -41,8 +40,9 @@ type Action string
 const (
 	Added         Action = "added"         // a new memory in a vault
 	Drafted       Action = "drafted"       // a new draft in the inbox
-	Duplicate     Action = "duplicate"     // an existing memory's provenance updated
-	Refined       Action = "refined"       // an existing memory updated in place
+	Duplicate     Action = "duplicate"     // the same fact as a memory: its provenance recorded in state
+	Extended      Action = "extended"      // a memory or draft updated with the detail the fact adds
+	Proposed      Action = "proposed"      // a draft proposing to extend a vault memory, for review
 	Contradiction Action = "contradiction" // a draft linked to the memory it contradicts
 	Rejected      Action = "rejected"      // like a draft a person rejected: dropped
 )
@@ -66,13 +66,13 @@ type Consolidator struct {
 	Head          string    // git HEAD, for anchors
 	Now           time.Time
 	AutoApprove   float64
-}
 
-// match is the memory most like a fact.
-type match struct {
-	name, where string
-	mem         *memory.Memory
-	sim         float64
+	// Semantic, when set, says how alike two texts are in meaning, 0 to 1
+	// (a sentence-embedding similarity); a pair is then as similar as the
+	// higher of it and the overlap of their words. It is one more signal:
+	// whatever it says, two statements whose values differ stay two facts,
+	// and an error from it leaves the word overlap alone.
+	Semantic func(ctx context.Context, a, b string) (float64, error)
 }
 
 // A decision is what consolidation will do with one fact, decided before
@@ -80,7 +80,9 @@ type match struct {
 type decision struct {
 	action Action
 	m      *memory.Memory // the fact as a memory
-	best   match          // the closest existing memory or draft
+	st     *statement     // m's text, read for comparison
+	said   time.Time      // when the fact was stated
+	best   match          // the existing memory or draft it relates to most
 }
 
 // decide normalizes f and decides its fate against the vaults and the
@@ -91,28 +93,30 @@ func (c *Consolidator) decide(ctx context.Context, f Fact) (decision, error) {
 	if err != nil {
 		return decision{}, err
 	}
-	d := decision{m: m}
-	ws := words(m.Description + " " + m.Body)
-	for _, r := range c.Inbox.rejections() {
-		if jaccard(ws, r) >= duplicateAt {
-			d.action = Rejected
-			return d, nil
-		}
+	d := decision{m: m, st: parseStatement(text(m)), said: f.At}
+	if d.said.IsZero() {
+		d.said = c.Now
 	}
-	if _, err := c.Index.Sync(ctx, index.Source{Name: "project", Dir: c.Project.Dir}, index.Source{Name: "user", Dir: c.User.Dir}); err != nil {
+	if rejected, err := c.rejected(ctx, m, d.st); err != nil || rejected {
+		d.action = Rejected
 		return d, err
 	}
-	if d.best, err = c.closest(ctx, m, ws); err != nil {
+	if err := c.sync(ctx); err != nil {
+		return d, err
+	}
+	if d.best, err = c.closest(ctx, m, d.st, true); err != nil {
 		return d, err
 	}
 	best, auto := d.best, f.Confidence >= c.bar() && !f.FromToolOutput
 	switch {
-	case best.mem != nil && best.sim >= duplicateAt:
+	case best.rel == same:
 		d.action = Duplicate
-	case best.mem != nil && best.sim >= topicAt && contradicts(best.mem.Description+" "+best.mem.Body, m.Description+" "+m.Body):
+	case best.rel == contradicts:
 		d.action = Contradiction
-	case best.mem != nil && best.sim >= refinementAt && (best.where == "inbox" || auto):
-		d.action = Refined
+	case best.rel == extends && (best.where == "inbox" || auto):
+		d.action = Extended
+	case best.rel == extends:
+		d.action = Proposed
 	case auto:
 		d.action = Added
 	default:
@@ -127,28 +131,25 @@ func (c *Consolidator) Add(ctx context.Context, f Fact) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	m, best := d.m, d.best
 	switch d.action {
 	case Rejected:
-		return Outcome{Action: Rejected, Name: m.Name}, nil
+		return Outcome{Action: Rejected, Name: d.m.Name}, nil
 	case Duplicate:
-		return c.duplicate(ctx, best, m)
+		return c.duplicate(ctx, d)
 	case Contradiction:
-		m.Body = strings.TrimRight(m.Body, "\n") + "\n\nContradicts [[" + best.name + "]]: review both.\n"
-		m.Why = strings.TrimSpace(m.Why + " Contradicts " + best.name + ", which was kept.")
-		o, err := c.draft(m)
-		o.Action, o.Existing, o.Similarity = Contradiction, best.name, best.sim
-		return o, err
-	case Refined:
-		if best.where == "inbox" {
-			return c.refineDraft(best, m)
-		}
-		return c.refine(ctx, best, m)
+		return c.contradiction(ctx, d)
+	case Extended:
+		return c.extend(ctx, d)
+	case Proposed:
+		return c.propose(ctx, d)
 	case Added:
-		return c.add(ctx, m)
+		return c.add(ctx, d.m)
 	}
-	return c.draft(m)
+	return c.draft(ctx, d.m)
 }
+
+// text is what a memory says: its description and body.
+func text(m *memory.Memory) string { return m.Description + "\n" + m.Body }
 
 func (c *Consolidator) bar() float64 {
 	if c.AutoApprove > 0 {
@@ -220,133 +221,6 @@ func (c *Consolidator) anchors(files []string) memory.Anchors {
 		return memory.Anchors{}
 	}
 	return a
-}
-
-// closest finds the existing memory or draft most like m.
-func (c *Consolidator) closest(ctx context.Context, m *memory.Memory, ws map[string]bool) (match, error) {
-	var best match
-	var files []string
-	for _, f := range m.Anchors.Files {
-		files = append(files, f.Path)
-	}
-	results, err := recall.New(c.Index, recall.DefaultConfig()).Recall(ctx, recall.Query{
-		Text: m.Description + " " + m.Body, Files: files, Limit: 5,
-	})
-	if err != nil {
-		return best, err
-	}
-	for _, r := range results {
-		sim := jaccard(ws, words(r.Description+" "+r.Body))
-		if shared(files, r.Files) {
-			sim += 0.1
-		}
-		if sim <= best.sim {
-			continue
-		}
-		v := c.Project
-		if r.Source == "user" {
-			v = c.User
-		}
-		if mem, err := v.Load(r.Name); err == nil {
-			best = match{name: r.Name, where: r.Source, mem: mem, sim: sim}
-		}
-	}
-	drafts, err := c.Inbox.List()
-	if err != nil {
-		return best, err
-	}
-	for _, d := range drafts {
-		if sim := jaccard(ws, words(d.Memory.Description+" "+d.Memory.Body)); sim > best.sim {
-			best = match{name: d.Name, where: "inbox", mem: d.Memory, sim: sim}
-		}
-	}
-	return best, nil
-}
-
-func shared(a, b []string) bool {
-	for _, x := range a {
-		for _, y := range b {
-			if x == y {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func (c *Consolidator) vaultFor(where string) *vault.Vault {
-	if where == "user" {
-		return c.User
-	}
-	return c.Project
-}
-
-// duplicate updates a memory's provenance only: when it was last
-// confirmed, and its confidence if the new one is higher.
-func (c *Consolidator) duplicate(ctx context.Context, best match, m *memory.Memory) (Outcome, error) {
-	o := Outcome{Action: Duplicate, Name: best.name, Where: best.where, Existing: best.name, Similarity: best.sim}
-	confirm := func(old *memory.Memory) {
-		old.Updated = c.Now
-		old.Confidence = max(old.Confidence, m.Confidence)
-	}
-	if best.where == "inbox" {
-		confirm(best.mem)
-		return o, c.Inbox.Put(best.mem)
-	}
-	_, err := c.vaultFor(best.where).Update(ctx, best.name, func(old *memory.Memory) error {
-		confirm(old)
-		return nil
-	})
-	return o, err
-}
-
-// refine rewrites a memory with the better statement of its fact.
-func (c *Consolidator) refine(ctx context.Context, best match, m *memory.Memory) (Outcome, error) {
-	_, err := c.vaultFor(best.where).Update(ctx, best.name, func(old *memory.Memory) error {
-		old.Description, old.Body, old.Updated = m.Description, m.Body, c.Now
-		old.Confidence = max(old.Confidence, m.Confidence)
-		if m.Why != "" {
-			old.Why = m.Why
-		}
-		if m.Source != "" {
-			old.Source = m.Source
-		}
-		if !m.Anchors.IsZero() {
-			old.Anchors = m.Anchors
-		}
-		return nil
-	})
-	return Outcome{Action: Refined, Name: best.name, Where: best.where, Existing: best.name, Similarity: best.sim}, err
-}
-
-// refineDraft updates a draft with the newer statement of its fact.
-func (c *Consolidator) refineDraft(best match, m *memory.Memory) (Outcome, error) {
-	old := best.mem
-	old.Description, old.Body, old.Updated = m.Description, m.Body, c.Now
-	old.Confidence = max(old.Confidence, m.Confidence)
-	return Outcome{Action: Refined, Name: best.name, Where: "inbox", Existing: best.name, Similarity: best.sim}, c.Inbox.Put(old)
-}
-
-// add writes a new memory to its vault: user facts to the user vault.
-func (c *Consolidator) add(ctx context.Context, m *memory.Memory) (Outcome, error) {
-	where := "project"
-	if m.Type == memory.TypeUser {
-		where = "user"
-	}
-	name, err := c.vaultFor(where).CreateFree(ctx, m)
-	if err != nil {
-		return Outcome{}, err
-	}
-	return Outcome{Action: Added, Name: name, Where: where}, nil
-}
-
-// draft puts a memory in the inbox for review.
-func (c *Consolidator) draft(m *memory.Memory) (Outcome, error) {
-	m.Name = vault.FirstFree(m.Name, func(n string) bool {
-		_, err := os.Stat(filepath.Join(c.Inbox.Dir, n+".md"))
-		return err == nil
-	})
-	return Outcome{Action: Drafted, Name: m.Name, Where: "inbox"}, c.Inbox.Put(m)
 }
 
 // firstSentence is the first sentence of a text, for a fact given without

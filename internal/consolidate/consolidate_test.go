@@ -69,43 +69,110 @@ var pnpm = Fact{
 
 func TestDuplicatesDoNotMultiply(t *testing.T) {
 	e := setup(t)
-	if o := e.add(t, pnpm); o.Action != Added || o.Where != "project" {
-		t.Fatalf("first = %+v, want added to project", o)
+	first := e.add(t, pnpm)
+	if first.Action != Added || first.Where != "project" {
+		t.Fatalf("first = %+v, want added to project", first)
 	}
+	before, _ := os.ReadFile(e.c.Project.Path(first.Name))
 	again := pnpm
 	again.Source = "session:s2"
 	again.Confidence = 0.95
 	o := e.add(t, again)
-	if o.Action != Duplicate || o.Existing != o.Name {
-		t.Fatalf("second = %+v, want duplicate", o)
+	if o.Action != Duplicate || o.Existing != first.Name || o.Name != first.Name {
+		t.Fatalf("second = %+v, want a duplicate of %s", o, first.Name)
 	}
 	if n, d := e.count(t); n != 1 || d != 0 {
 		t.Errorf("vault holds %d memories and %d drafts, want 1 and 0", n, d)
 	}
-	m, _ := e.c.Project.Load(o.Name)
-	if m.Confidence != 0.95 || !m.Updated.After(m.Created) || m.Source != "session:s1" {
-		t.Errorf("duplicate updated %+v; want only confidence and updated changed", m.Header)
+	if after, _ := os.ReadFile(e.c.Project.Path(o.Name)); string(after) != string(before) {
+		t.Errorf("the duplicate rewrote the committed file:\n%s\nwas:\n%s", after, before)
+	}
+	s, err := e.c.Inbox.Sightings(o.Name)
+	if err != nil || len(s) != 1 || s[0].Source != "session:s2" || s[0].Confidence != 0.95 || s[0].Action != Duplicate {
+		t.Errorf("Sightings(%s) = %+v, %v; want the second statement's provenance", o.Name, s, err)
 	}
 }
 
-func TestRefinementUpdatesInPlace(t *testing.T) {
+// pnpmPinned extends pnpm: every word and value of it, and more detail.
+var pnpmPinned = Fact{
+	Description: "The web frontend uses pnpm as its package manager, pinned to pnpm 9",
+	Body:        "Install packages in web/ with pnpm add; the lockfile is pnpm-lock.yaml. pnpm 9 is pinned in packageManager, so corepack picks it.",
+	Type:        memory.TypeFeedback, Confidence: 0.9, Source: "session:s3",
+}
+
+func TestExtensionUpdatesInPlace(t *testing.T) {
 	e := setup(t)
 	first := e.add(t, pnpm)
-	better := Fact{
-		Description: "The web frontend uses pnpm as its package manager, pinned to pnpm 9",
-		Body:        "Install packages in web/ with pnpm add; pnpm 9 is pinned in packageManager, so corepack picks it.",
-		Type:        memory.TypeFeedback, Confidence: 0.9, Source: "session:s3",
-	}
-	o := e.add(t, better)
-	if o.Action != Refined || o.Name != first.Name {
-		t.Fatalf("refinement = %+v, want refined %s", o, first.Name)
+	o := e.add(t, pnpmPinned)
+	if o.Action != Extended || o.Name != first.Name {
+		t.Fatalf("extension = %+v, want extended %s", o, first.Name)
 	}
 	m, _ := e.c.Project.Load(first.Name)
-	if !strings.Contains(m.Body, "corepack") || !m.Created.Equal(t0) || m.Source != "session:s3" {
-		t.Errorf("after refinement: %+v body %q; want the new body and the first created", m.Header, m.Body)
+	if !strings.Contains(m.Body, "corepack") || !m.Created.Equal(t0) || m.Source != "session:s1" {
+		t.Errorf("after extension: %+v body %q; want the new body, the first created and source", m.Header, m.Body)
 	}
 	if n, _ := e.count(t); n != 1 {
 		t.Errorf("vault holds %d memories, want 1", n)
+	}
+	if s, _ := e.c.Inbox.Sightings(first.Name); len(s) != 1 || s[0].Source != "session:s3" || s[0].Action != Extended {
+		t.Errorf("sightings of %s = %+v, want the extension's provenance", first.Name, s)
+	}
+}
+
+// TestRewordingThatDropsADetailIsANewFact: before, a 40 % word overlap
+// replaced the memory's text, and "the lockfile is pnpm-lock.yaml" was
+// lost. Now only a statement that keeps every value extends a memory.
+func TestRewordingThatDropsADetailIsANewFact(t *testing.T) {
+	e := setup(t)
+	first := e.add(t, pnpm)
+	o := e.add(t, Fact{
+		Description: "The web frontend uses pnpm as its package manager, pinned to pnpm 9",
+		Body:        "Install packages in web/ with pnpm add; pnpm 9 is pinned in packageManager, so corepack picks it.",
+		Type:        memory.TypeFeedback, Confidence: 0.9, Source: "session:s3",
+	})
+	if o.Action != Added || o.Name == first.Name {
+		t.Fatalf("rewording = %+v, want a new memory", o)
+	}
+	if m, _ := e.c.Project.Load(first.Name); !strings.Contains(m.Body, "pnpm-lock.yaml") {
+		t.Errorf("%s lost its lockfile: %q", first.Name, m.Body)
+	}
+}
+
+// TestLowConfidenceExtensionIsProposed: an extension that may not change
+// the vault on its own is a draft naming the memory it would change, and
+// approving it changes that memory.
+func TestLowConfidenceExtensionIsProposed(t *testing.T) {
+	e := setup(t)
+	first := e.add(t, pnpm)
+	before, _ := os.ReadFile(e.c.Project.Path(first.Name))
+	low := pnpmPinned
+	low.Confidence = 0.6
+	o := e.add(t, low)
+	if o.Action != Proposed || o.Existing != first.Name || o.Where != "inbox" {
+		t.Fatalf("low-confidence extension = %+v, want proposed against %s", o, first.Name)
+	}
+	if after, _ := os.ReadFile(e.c.Project.Path(first.Name)); string(after) != string(before) {
+		t.Errorf("the proposal changed %s:\n%s", first.Name, after)
+	}
+	link, err := e.c.Inbox.LinkOf(o.Name)
+	if err != nil || link.Kind != LinkChanges || link.Memory != first.Name || link.Where != "project" {
+		t.Errorf("LinkOf(%s) = %+v, %v; want it to change %s", o.Name, link, err, first.Name)
+	}
+	if ls, _ := e.c.Inbox.LinksTo(first.Name); len(ls) != 1 || ls[0].Draft != o.Name {
+		t.Errorf("LinksTo(%s) = %+v, want the proposal", first.Name, ls)
+	}
+	got, err := e.c.Inbox.Approve(e.ctx, e.c.Project, o.Name, t0, nil)
+	if err != nil || got != first.Name {
+		t.Fatalf("Approve(%s) = %q, %v; want it to change %s", o.Name, got, err, first.Name)
+	}
+	if m, _ := e.c.Project.Load(first.Name); !strings.Contains(m.Body, "corepack") {
+		t.Errorf("the approved change is not in %s: %q", first.Name, m.Body)
+	}
+	if n, d := e.count(t); n != 1 || d != 0 {
+		t.Errorf("after approving: %d memories, %d drafts; want 1 and 0", n, d)
+	}
+	if ls, _ := e.c.Inbox.LinksTo(first.Name); len(ls) != 0 {
+		t.Errorf("the approved proposal is still linked: %+v", ls)
 	}
 }
 
@@ -126,6 +193,46 @@ func TestContradictionNeverDeletes(t *testing.T) {
 	d, err := e.c.Inbox.Load(o.Name)
 	if err != nil || !strings.Contains(d.Body, "Contradicts [["+first.Name+"]]") {
 		t.Errorf("the draft does not link the memory it contradicts: %v %q", err, d.Body)
+	}
+	// The other way: the memory's side of the link is kept in state.
+	if ls, err := e.c.Inbox.LinksTo(first.Name); err != nil || len(ls) != 1 || ls[0].Draft != o.Name || ls[0].Kind != LinkContradicts {
+		t.Errorf("LinksTo(%s) = %+v, %v; want the contradicting draft %s", first.Name, ls, err, o.Name)
+	}
+	if err := e.c.Inbox.Reject(o.Name, "", t0); err != nil {
+		t.Fatal(err)
+	}
+	if ls, _ := e.c.Inbox.LinksTo(first.Name); len(ls) != 0 {
+		t.Errorf("a rejected draft is still linked: %+v", ls)
+	}
+}
+
+// TestRejectionBlocksParaphrases: a rejected fact said again in other
+// words, with the same values, is not proposed again; the same words with
+// another value are another fact.
+func TestRejectionBlocksParaphrases(t *testing.T) {
+	rejected := Fact{Description: "The gadget port for service hk3 is 93", Body: "Found in the service's config.", Confidence: 0.6, Source: "session:s1"}
+	tests := []struct {
+		kind string
+		f    Fact
+		want Action
+	}{
+		{"said again", rejected, Rejected},
+		{"reworded", Fact{Description: "Service hk3 listens for gadgets on port 93", Body: "Seen in its config.", Confidence: 0.6}, Rejected},
+		{"another service", Fact{Description: "The gadget port for service hk4 is 94", Body: "Found in the service's config.", Confidence: 0.6}, Drafted},
+		{"another port", Fact{Description: "The gadget port for service hk3 is 193", Body: "Found in the service's config.", Confidence: 0.6}, Drafted},
+		{"another environment", Fact{Description: "The staging gadget port for service hk3 is 93", Body: "Found in the service's config.", Confidence: 0.6}, Drafted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.kind, func(t *testing.T) {
+			e := setup(t)
+			o := e.add(t, rejected)
+			if err := e.c.Inbox.Reject(o.Name, "wrong", t0); err != nil {
+				t.Fatal(err)
+			}
+			if got := e.add(t, tt.f); got.Action != tt.want {
+				t.Errorf("after rejecting %q, Add(%q) = %+v, want %s", rejected.Description, tt.f.Description, got, tt.want)
+			}
+		})
 	}
 }
 

@@ -1,16 +1,47 @@
 // Package consolidate merges candidate facts (from the extractor, the MCP
 // server or a person) into the vaults and the review inbox, without ever
-// multiplying a memory or deleting one:
+// multiplying a memory, deleting one, or losing a distinct fact.
 //
-//   - a duplicate of a memory updates its provenance only;
-//   - a refinement updates the existing file, keeping its oldest created;
-//   - a contradiction is written as a new draft linked to the memory it
-//     contradicts, and both are surfaced for review;
-//   - anything else is added: to the vault when its confidence clears the
-//     auto-approve bar and it did not come from tool output, else to the
-//     inbox as a draft.
+// Two statements are the same fact only when the values that tell facts
+// apart agree: numbers, versions, ports, hosts, URLs, paths, identifiers,
+// names, environments, weekdays, months and dates (values.go). Word overlap
+// (and, when [Consolidator.Semantic] is set, a similarity of meaning) only
+// says whether two statements are about one topic. A candidate set against
+// its closest memory or draft is
+//
+//   - the same fact ([Duplicate]): the same values and nearly the same
+//     words. Its provenance (source, time, confidence, why) is appended to
+//     provenance.jsonl in the state folder ([Sighting]); the committed file
+//     is not rewritten.
+//   - an extension ([Extended]): every value and nearly every word of the
+//     memory, and more detail. It may update the memory, through
+//     [vault.Vault.Update], when it could have been written to the vault
+//     on its own (its confidence clears the auto-approve bar, and it is not
+//     from tool output); otherwise it is a proposal ([Proposed]).
+//   - a contradiction ([Contradiction]): it disagrees with the memory on a
+//     claim: one denies what the other affirms ("use pnpm, not npm"
+//     against "use npm, not pnpm"), or both give one key different values
+//     ("the port for hk3 is 93" against "… is 95"). The word "not" alone
+//     decides nothing. It becomes a draft whose body names [[the memory]],
+//     and the link is recorded in links.jsonl ([LinkContradicts]) so the
+//     memory's side can show it; the memory is kept as it is.
+//   - anything else is a new memory: to the vault when its confidence
+//     clears the auto-approve bar and it did not come from tool output,
+//     else to the inbox as a draft. A taken name gets a -2, -3… suffix.
+//
+// No automatic step changes what an active vault memory claims except an
+// extension as above. Any other change is a draft proposing it: a draft
+// holding the memory as it would be, whose link in links.jsonl is
+// [LinkChanges] and names the memory ([Inbox.LinkOf]); review can diff the
+// two, and approving the draft changes the memory instead of adding one
+// ([Inbox.Approve]).
 //
 // Drafts live in the state folder's inbox/, never in the vault, so they
 // never reach a commit or MEMORY.md unreviewed. A rejected draft is
-// remembered, and a candidate like it is not proposed again.
+// remembered in rejected.jsonl, and a candidate that says it again (in
+// other words, as long as it names the same values) is not proposed again.
+//
+// The state records are JSON lines, only ever appended to, one write per
+// record, so processes can add to them at once; a draft's link ends with a
+// "closed" record when the draft is approved or rejected.
 package consolidate

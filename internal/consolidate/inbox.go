@@ -1,9 +1,7 @@
 package consolidate
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -18,12 +16,16 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
-// An Inbox is the folder of drafts awaiting review, and the record of the
-// drafts rejected, in a state folder. Its methods are safe across
-// processes when the caller holds the project vault's lock.
+// An Inbox is the folder of drafts awaiting review, and the records kept
+// beside it in the state folder (rejections, provenance, links). Its
+// methods are safe across processes when the caller holds the project
+// vault's lock, as [Consolidator] does when it drafts; the records are
+// appended to, one write each, and need no lock.
 type Inbox struct {
-	Dir      string // <state>/inbox
-	rejected string // <state>/rejected.jsonl
+	Dir        string // <state>/inbox
+	rejected   string // <state>/rejected.jsonl
+	provenance string // <state>/provenance.jsonl: see [Sighting]
+	links      string // <state>/links.jsonl: see [Link]
 }
 
 // OpenInbox returns the inbox of a state folder, creating it.
@@ -32,7 +34,10 @@ func OpenInbox(stateDir string) (*Inbox, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("inbox: %w", err)
 	}
-	return &Inbox{Dir: dir, rejected: filepath.Join(stateDir, "rejected.jsonl")}, nil
+	return &Inbox{
+		Dir: dir, rejected: filepath.Join(stateDir, "rejected.jsonl"),
+		provenance: filepath.Join(stateDir, "provenance.jsonl"), links: filepath.Join(stateDir, "links.jsonl"),
+	}, nil
 }
 
 // A Draft is a memory awaiting review.
@@ -101,7 +106,10 @@ func (in *Inbox) Put(m *memory.Memory) error {
 
 // Approve moves a draft into the vault (under a free name) and regenerates
 // MEMORY.md; edit, when not nil, may change the memory first. It returns
-// the name the memory got.
+// the name the memory got. A draft that proposes a change to a memory of
+// v (its link is [LinkChanges]) changes that memory instead, through
+// [vault.Vault.Update]; when that memory is gone, the draft becomes a new
+// memory.
 func (in *Inbox) Approve(ctx context.Context, v *vault.Vault, name string, now time.Time, edit func(*memory.Memory) error) (string, error) {
 	m, err := in.Load(name)
 	if err != nil {
@@ -112,21 +120,39 @@ func (in *Inbox) Approve(ctx context.Context, v *vault.Vault, name string, now t
 			return "", err
 		}
 	}
-	unlock, err := v.Lock(ctx)
+	link, err := in.LinkOf(name)
 	if err != nil {
 		return "", err
 	}
-	defer unlock()
-	m.Name = v.FreeName(m.Name)
 	m.Updated = now
 	m.Status = memory.StatusActive
-	if err := v.CreateLocked(m); err != nil {
+	got, err := approveInto(ctx, v, m, link)
+	if err != nil {
 		return "", err
 	}
 	if err := os.Remove(filepath.Join(in.Dir, name+".md")); err != nil {
 		return "", fmt.Errorf("inbox: %w", err)
 	}
-	return m.Name, v.ReindexLocked()
+	return got, in.closeLink(name, now)
+}
+
+// approveInto writes an approved draft: as the change it proposes to the
+// memory it links, or as a new memory under a free name.
+func approveInto(ctx context.Context, v *vault.Vault, m *memory.Memory, link Link) (string, error) {
+	if link.Kind == LinkChanges {
+		_, err := v.Update(ctx, link.Memory, func(old *memory.Memory) error {
+			old.Description, old.Body, old.Updated = m.Description, m.Body, m.Updated
+			old.Confidence = max(old.Confidence, m.Confidence)
+			if !m.Anchors.IsZero() {
+				old.Anchors = m.Anchors
+			}
+			return nil
+		})
+		if !errors.Is(err, vault.ErrNotFound) {
+			return link.Memory, err
+		}
+	}
+	return v.CreateFree(ctx, m)
 }
 
 // A rejection is a draft a person turned down.
@@ -138,46 +164,39 @@ type rejection struct {
 	At          time.Time `json:"at"`
 }
 
-// Reject deletes a draft and remembers it, so that the same fact is not
-// proposed again.
+// Reject deletes a draft and remembers it, so that the same fact, and a
+// rewording of it that names the same values, is not proposed again.
 func (in *Inbox) Reject(name, reason string, now time.Time) error {
 	m, err := in.Load(name)
 	if err != nil {
 		return err
 	}
-	line, _ := json.Marshal(rejection{Name: name, Description: m.Description, Body: m.Body, Reason: reason, At: now.UTC()})
-	f, err := os.OpenFile(in.rejected, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return fmt.Errorf("inbox: %w", err)
-	}
-	_, err = f.Write(append(line, '\n'))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	r := rejection{Name: name, Description: m.Description, Body: m.Body, Reason: reason, At: now.UTC()}
+	if err := appendJSON(in.rejected, r); err != nil {
 		return fmt.Errorf("inbox: record rejection: %w", err)
 	}
 	if err := os.Remove(filepath.Join(in.Dir, name+".md")); err != nil {
 		return fmt.Errorf("inbox: %w", err)
 	}
-	return nil
+	return in.closeLink(name, now)
 }
 
-// rejections returns what was rejected, as word sets of description and body.
-func (in *Inbox) rejections() []map[string]bool {
-	f, err := os.Open(in.rejected)
+// A rejectedFact is a rejected draft's text, read for comparison.
+type rejectedFact struct {
+	text string
+	st   *statement
+}
+
+// rejections returns what was rejected.
+func (in *Inbox) rejections() ([]rejectedFact, error) {
+	rs, err := readJSONL[rejection](in.rejected)
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("inbox: %w", err)
 	}
-	defer f.Close()
-	var out []map[string]bool
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	for sc.Scan() {
-		var r rejection
-		if json.Unmarshal(sc.Bytes(), &r) == nil {
-			out = append(out, words(r.Description+" "+r.Body))
-		}
+	out := make([]rejectedFact, 0, len(rs))
+	for _, r := range rs {
+		t := r.Description + "\n" + r.Body
+		out = append(out, rejectedFact{text: t, st: parseStatement(t)})
 	}
-	return out
+	return out, nil
 }

@@ -9,8 +9,8 @@ import (
 // Plan reports what [Consolidator.Add] would do with f, writing nothing:
 // the action, and the existing memory or draft f would be merged with or
 // set against. A caller that must not change an existing memory without
-// asking (the MCP remember tool, when the fact contradicts one) looks
-// first. The index is synced, as Add syncs it.
+// asking (the MCP remember tool, when the fact says a memory again or
+// contradicts one) looks first. The index is synced, as Add syncs it.
 func (c *Consolidator) Plan(ctx context.Context, f Fact) (Outcome, error) {
 	d, err := c.decide(ctx, f)
 	if err != nil {
@@ -21,7 +21,7 @@ func (c *Consolidator) Plan(ctx context.Context, f Fact) (Outcome, error) {
 		o.Existing, o.Similarity = d.best.name, d.best.sim
 	}
 	switch d.action {
-	case Duplicate, Refined:
+	case Duplicate, Extended:
 		o.Name, o.Where = d.best.name, d.best.where
 	case Added:
 		o.Where = "project"
@@ -47,5 +47,5 @@ func (c *Consolidator) AddNew(ctx context.Context, f Fact) (Outcome, error) {
 	if f.Confidence >= c.bar() && !f.FromToolOutput {
 		return c.add(ctx, m)
 	}
-	return c.draft(m)
+	return c.draft(ctx, m)
 }

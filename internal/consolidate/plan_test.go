@@ -1,6 +1,8 @@
 package consolidate
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -9,11 +11,8 @@ import (
 // TestPlanPredictsAdd checks that Plan names the action Add then takes,
 // and writes nothing itself.
 func TestPlanPredictsAdd(t *testing.T) {
-	refined := Fact{
-		Description: "The web frontend uses pnpm as its package manager, pinned to pnpm 9",
-		Body:        "Install packages in web/ with pnpm add; pnpm 9 is pinned in packageManager, so corepack picks it.",
-		Type:        memory.TypeFeedback, Confidence: 0.9,
-	}
+	lowExtension := pnpmPinned
+	lowExtension.Confidence = 0.6
 	contradiction := Fact{
 		Description: "The web frontend does not use pnpm any more; it uses npm as its package manager",
 		Body:        "Install packages in web/ with npm; pnpm was dropped.",
@@ -27,7 +26,8 @@ func TestPlanPredictsAdd(t *testing.T) {
 		want Action
 	}{
 		{"duplicate", pnpm, Duplicate},
-		{"refinement", refined, Refined},
+		{"extension", pnpmPinned, Extended},
+		{"low-confidence extension", lowExtension, Proposed},
 		{"contradiction", contradiction, Contradiction},
 		{"new fact", other, Added},
 		{"low confidence", low, Drafted},
@@ -42,6 +42,9 @@ func TestPlanPredictsAdd(t *testing.T) {
 			}
 			if n, d := e.count(t); n != 1 || d != 0 {
 				t.Fatalf("Plan wrote: vault %d, inbox %d; want 1 and 0", n, d)
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(e.c.Inbox.Dir), "provenance.jsonl")); err == nil {
+				t.Fatalf("Plan recorded provenance")
 			}
 			got := e.add(t, tt.f)
 			if plan.Action != tt.want || got.Action != tt.want {

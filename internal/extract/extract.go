@@ -15,7 +15,7 @@ import (
 )
 
 // A Candidate is one fact an extractor proposes. It is not a memory yet:
-// package consolidate decides whether it duplicates, refines or
+// package consolidate decides whether it duplicates, extends or
 // contradicts one, and whether it goes to the vault or the inbox.
 type Candidate struct {
 	Name        string      `json:"name"`        // a slug ([memory.ValidName]) or "" (the caller slugs the description)

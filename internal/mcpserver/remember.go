@@ -28,7 +28,7 @@ type rememberInput struct {
 	Files       []string `json:"files,omitempty" jsonschema:"files the fact is about, relative to the repository root: the memory is anchored to their content and marked stale when it changes"`
 	Why         string   `json:"why,omitempty" jsonschema:"what happened that makes this worth remembering"`
 	Confidence  *float64 `json:"confidence,omitempty" jsonschema:"0 to 1 (default 0.9); below 0.85 the fact goes to the review inbox instead of the vault"`
-	Force       bool     `json:"force,omitempty" jsonschema:"write it as a new memory even when it resembles an existing one"`
+	Force       bool     `json:"force,omitempty" jsonschema:"write it as a new memory even when an existing one says the same or the opposite: beside it, never over it"`
 }
 
 type rememberOutput struct {
@@ -42,7 +42,7 @@ type rememberOutput struct {
 
 const rememberDescription = `Remember one durable fact for later sessions: a correction or preference of the user, a decision and its reason, a dead end and why, a convention that was not obvious. One fact per call; do not store what the code or git history already says, secrets, or anything that only matters today.
 
-The fact is written as an active memory, with provenance (source: agent), absolute dates and anchors to the files given, unless confidence is below 0.85: then it waits in the review inbox. When an existing memory already says it, that memory is updated instead ("updated existing X"). When it resembles one it may contradict, nothing is written ("similar to X, not written (pass force)"): update or forget X, or pass force if both facts hold.`
+The fact is written as an active memory, with provenance (source: agent), absolute dates and anchors to the files given, unless confidence is below 0.85: then it waits in the review inbox. Facts that differ in a value (a number, version, port, host, path, name, environment, day or date) are different facts: each gets its own memory. When an existing memory already says the same thing, nothing is written and the answer names it ("not written: X already says this"). When the fact only adds detail to a memory (all its values, more text), that memory is extended ("extended existing X"). When it contradicts a memory, nothing is written ("similar to X, not written (pass force)"): update or forget X, or pass force if both facts hold. force writes a new memory beside the other one, never over it.`
 
 func (s *Server) addRemember() {
 	addTool(s.mcp, &mcp.Tool{
@@ -83,7 +83,7 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 		out := notWritten(o)
 		return text("%s", out.Message), out, nil
 	} else if err == nil && o.Action != consolidate.Rejected {
-		o, err = c.Add(ctx, f)
+		o, err = c.Add(ctx, f) // a duplicate only records its provenance in state
 	}
 	if err != nil {
 		return nil, rememberOutput{}, err
@@ -145,14 +145,23 @@ func rememberOutcome(o consolidate.Outcome, conf float64) rememberOutput {
 		out.Message = fmt.Sprintf("drafted %s in the review inbox (confidence %g is below %g): it becomes a memory when a person approves it (mnemo approve %s)",
 			o.Name, conf, consolidate.DefaultAutoApprove, o.Name)
 	case consolidate.Duplicate:
-		out.Action = "updated"
-		out.Message = fmt.Sprintf("updated existing %s: it already says this; its provenance was refreshed", o.Name)
-	case consolidate.Refined:
-		out.Action = "updated"
-		out.Message = fmt.Sprintf("updated existing %s with this statement of the fact", o.Name)
+		out.Action, out.Name, out.Where = "not_written", "", ""
+		kept := "memory " + o.Existing
 		if o.Where == "inbox" {
-			out.Message = fmt.Sprintf("updated existing %s, a draft in the review inbox, with this statement of the fact", o.Name)
+			kept = "the draft " + o.Existing + " in the review inbox"
 		}
+		out.Message = fmt.Sprintf("not written: %s already says this (this statement was recorded as its provenance). If it is a different fact, call remember again with force: it is written beside %s, never over it.",
+			kept, o.Existing)
+	case consolidate.Extended:
+		out.Action = "updated"
+		out.Message = fmt.Sprintf("extended existing %s with the detail this adds (it keeps all that %s said)", o.Name, o.Name)
+		if o.Where == "inbox" {
+			out.Message = fmt.Sprintf("extended existing %s, a draft in the review inbox, with the detail this adds", o.Name)
+		}
+	case consolidate.Proposed:
+		out.Action = "drafted"
+		out.Message = fmt.Sprintf("drafted %s in the review inbox: it would extend %s with the detail this adds, and %s stays as it is until a person approves the change (mnemo approve %s)",
+			o.Name, o.Existing, o.Existing, o.Name)
 	case consolidate.Contradiction: // written by Add: the memory it contradicts changed since Plan looked
 		out.Action = "drafted"
 		out.Message = fmt.Sprintf("drafted %s in the review inbox: it contradicts %s, which was kept; a person decides between them", o.Name, o.Existing)

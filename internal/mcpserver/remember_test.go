@@ -65,11 +65,15 @@ func TestRememberOutcomes(t *testing.T) {
 		wantAction string
 		wantText   string
 	}{
-		{"the same fact", pnpmFact, "updated", "updated existing " + first.Name},
-		{"a refinement", map[string]any{
+		{"the same fact", pnpmFact, "not_written", "not written: memory " + first.Name + " already says this"},
+		{"an extension", map[string]any{
 			"description": "The web frontend uses pnpm as its package manager, pinned to pnpm 9",
-			"body":        "Install packages in web/ with pnpm add; pnpm 9 is pinned in packageManager, so corepack picks it.",
-			"type":        "feedback"}, "updated", "updated existing " + first.Name},
+			"body":        "Install packages in web/ with pnpm add; the lockfile is pnpm-lock.yaml. pnpm 9 is pinned in packageManager, so corepack picks it.",
+			"type":        "feedback"}, "updated", "extended existing " + first.Name},
+		{"a low-confidence extension", map[string]any{
+			"description": "The web frontend uses pnpm as its package manager, pinned to pnpm 9",
+			"body":        "Install packages in web/ with pnpm add; the lockfile is pnpm-lock.yaml. pnpm 9 is pinned in packageManager, so corepack picks it. Renovate bumps it every month.",
+			"type":        "feedback", "confidence": 0.5}, "drafted", "it would extend " + first.Name},
 		{"a contradiction", map[string]any{
 			"description": "The web frontend does not use pnpm any more; it uses npm as its package manager",
 			"fact":        "Install packages in web/ with npm; pnpm was dropped.", "type": "feedback"},
@@ -95,8 +99,8 @@ func TestRememberOutcomes(t *testing.T) {
 			}
 		})
 	}
-	if drafts, _ := filepath.Glob(filepath.Join(f.state, "inbox", "*.md")); len(drafts) != 1 {
-		t.Errorf("inbox holds %v, want the one low-confidence draft", drafts)
+	if drafts, _ := filepath.Glob(filepath.Join(f.state, "inbox", "*.md")); len(drafts) != 2 {
+		t.Errorf("inbox holds %v, want the proposed extension and the low-confidence draft", drafts)
 	}
 }
 

@@ -1,7 +1,9 @@
 package recall
 
-// isStopWord reports whether w (lower-case) is an English word too common
-// to say what a query is about.
+// IsStopWord reports whether w (lower-case) is an English word too common
+// to say what a text is about.
+func IsStopWord(w string) bool { return isStopWord(w) }
+
 func isStopWord(w string) bool {
 	switch w {
 	case "a", "about", "above", "after", "again", "against", "all", "am", "an", "and",

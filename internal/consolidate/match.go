@@ -1,0 +1,145 @@
+package consolidate
+
+import (
+	"context"
+
+	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/recall"
+	"github.com/mnemo-dev/mnemo/internal/vault"
+)
+
+// A match is the existing memory or draft a fact relates to most.
+type match struct {
+	name, where string // where: project, user or inbox
+	mem         *memory.Memory
+	sim         float64
+	rel         relation
+}
+
+// closestResults is how many memories recall offers as a fact's matches.
+const closestResults = 5
+
+// closest finds the memory (and, with drafts, the draft) that cand relates
+// to most: the highest relation (same, then contradicts, then extends),
+// then the most similar. A memory of another fact is a match only in name:
+// its relation is [different].
+func (c *Consolidator) closest(ctx context.Context, m *memory.Memory, cand *statement, drafts bool) (match, error) {
+	var best match
+	consider := func(name, where string, mem *memory.Memory, bonus float64) {
+		st := parseStatement(text(mem))
+		sim := c.similarity(ctx, text(mem), text(m), st, cand) + bonus
+		rel := relate(st, cand, sim)
+		if best.mem == nil || rel > best.rel || rel == best.rel && sim > best.sim {
+			best = match{name: name, where: where, mem: mem, sim: sim, rel: rel}
+		}
+	}
+	var files []string
+	for _, f := range m.Anchors.Files {
+		files = append(files, f.Path)
+	}
+	results, err := recall.New(c.Index, recall.DefaultConfig()).Recall(ctx, recall.Query{
+		Text: m.Description + " " + m.Body, Files: files, Limit: closestResults,
+	})
+	if err != nil {
+		return best, err
+	}
+	for _, r := range results {
+		bonus := 0.0
+		if shared(files, r.Files) {
+			bonus = 0.1
+		}
+		if mem, err := c.vaultFor(r.Source).Load(r.Name); err == nil {
+			consider(r.Name, r.Source, mem, bonus)
+		}
+	}
+	if !drafts {
+		return best, nil
+	}
+	ds, err := c.Inbox.List()
+	if err != nil {
+		return best, err
+	}
+	for _, d := range ds {
+		consider(d.Name, "inbox", d.Memory, 0)
+	}
+	return best, nil
+}
+
+// Near reports the memory of the vaults that m says again, extends or
+// contradicts, for a caller that writes m itself (mnemo add): Action is
+// [Duplicate], [Extended] or [Contradiction], with Existing and Where
+// naming the memory; it is empty when m is a new fact. Drafts and
+// rejections are not consulted: what a person states stands on its own.
+func (c *Consolidator) Near(ctx context.Context, m *memory.Memory) (Outcome, error) {
+	if err := c.sync(ctx); err != nil {
+		return Outcome{}, err
+	}
+	best, err := c.closest(ctx, m, parseStatement(text(m)), false)
+	if err != nil {
+		return Outcome{}, err
+	}
+	o := Outcome{Name: m.Name, Existing: best.name, Where: best.where, Similarity: best.sim}
+	switch best.rel {
+	case same:
+		o.Action = Duplicate
+	case extends:
+		o.Action = Extended
+	case contradicts:
+		o.Action = Contradiction
+	default:
+		return Outcome{}, nil
+	}
+	return o, nil
+}
+
+// rejected reports whether a person rejected a draft that said what m says,
+// in these words or others that name the same values.
+func (c *Consolidator) rejected(ctx context.Context, m *memory.Memory, cand *statement) (bool, error) {
+	rs, err := c.Inbox.rejections()
+	if err != nil {
+		return false, err
+	}
+	for _, r := range rs {
+		if paraphrases(r.st, cand, c.similarity(ctx, r.text, text(m), r.st, cand)) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// similarity is how alike two statements are: the overlap of their words,
+// or what [Consolidator.Semantic] says when it says more.
+func (c *Consolidator) similarity(ctx context.Context, a, b string, sa, sb *statement) float64 {
+	sim := jaccard(sa.words, sb.words)
+	if c.Semantic != nil {
+		if s, err := c.Semantic(ctx, a, b); err == nil && s > sim {
+			sim = min(s, 1)
+		}
+	}
+	return sim
+}
+
+// sync brings the index up to date with both vaults.
+func (c *Consolidator) sync(ctx context.Context) error {
+	_, err := c.Index.Sync(ctx, index.Source{Name: "project", Dir: c.Project.Dir}, index.Source{Name: "user", Dir: c.User.Dir})
+	return err
+}
+
+func shared(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (c *Consolidator) vaultFor(where string) *vault.Vault {
+	if where == "user" {
+		return c.User
+	}
+	return c.Project
+}

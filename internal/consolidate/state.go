@@ -1,0 +1,178 @@
+package consolidate
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"time"
+)
+
+// What consolidation learns about a memory without changing what it
+// claims is kept in the state folder beside the inbox, as JSON lines that
+// are only ever appended to: a sighting when a candidate says the same fact
+// again (provenance.jsonl), and a link when a draft is about a memory
+// (links.jsonl). The committed files are not rewritten for either.
+
+// A Sighting is a candidate that said what a memory already says, or
+// extended it: the provenance of that statement.
+type Sighting struct {
+	Memory     string    `json:"memory"`
+	Where      string    `json:"where"`  // project, user or inbox
+	Action     Action    `json:"action"` // duplicate or extended
+	Source     string    `json:"source,omitempty"`
+	Confidence float64   `json:"confidence"`
+	Why        string    `json:"why,omitempty"`
+	Said       string    `json:"said"` // the candidate's description
+	At         time.Time `json:"at"`
+}
+
+// A LinkKind says what a draft is to the memory it names.
+type LinkKind string
+
+const (
+	LinkContradicts LinkKind = "contradicts" // the draft disagrees with the memory; both are kept
+	LinkChanges     LinkKind = "changes"     // the draft is the memory as it would be changed; approving it changes the memory
+	linkClosed      LinkKind = "closed"      // the draft was approved or rejected: its link no longer holds
+)
+
+// A Link ties a draft in the inbox to the memory it is about, so that the
+// memory can show the draft and review can show the change.
+type Link struct {
+	Draft  string    `json:"draft"`
+	Memory string    `json:"memory,omitempty"`
+	Where  string    `json:"where,omitempty"` // project, user or inbox: where the memory is
+	Kind   LinkKind  `json:"kind"`
+	At     time.Time `json:"at"`
+}
+
+// appendJSON adds one JSON line to a state file. Each record is one write
+// to a file opened for appending, so writers in several processes do not
+// interleave.
+func appendJSON(path string, v any) error {
+	line, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(line, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// readJSONL reads the records of a state file; a missing file has none,
+// and a damaged line (a crash mid-write) is skipped.
+func readJSONL[T any](path string) ([]T, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for sc.Scan() {
+		var r T
+		if json.Unmarshal(sc.Bytes(), &r) == nil {
+			out = append(out, r)
+		}
+	}
+	return out, sc.Err()
+}
+
+// Sight records that a candidate said a memory's fact again.
+func (in *Inbox) Sight(s Sighting) error {
+	if err := appendJSON(in.provenance, s); err != nil {
+		return fmt.Errorf("inbox: record provenance of %s: %w", s.Memory, err)
+	}
+	return nil
+}
+
+// Sightings returns what was recorded of a memory, oldest first.
+func (in *Inbox) Sightings(memory string) ([]Sighting, error) {
+	all, err := readJSONL[Sighting](in.provenance)
+	if err != nil {
+		return nil, fmt.Errorf("inbox: %w", err)
+	}
+	var out []Sighting
+	for _, s := range all {
+		if s.Memory == memory {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// link records a draft's link to a memory.
+func (in *Inbox) link(l Link) error {
+	if err := appendJSON(in.links, l); err != nil {
+		return fmt.Errorf("inbox: record the link of %s to %s: %w", l.Draft, l.Memory, err)
+	}
+	return nil
+}
+
+// closeLink records that a draft left the inbox, so that its link no longer
+// holds (and a later draft of the same name has none).
+func (in *Inbox) closeLink(draft string, now time.Time) error {
+	if l, err := in.LinkOf(draft); err != nil || l.Kind == "" {
+		return err
+	}
+	return in.link(Link{Draft: draft, Kind: linkClosed, At: now.UTC()})
+}
+
+// Links returns the links of the drafts in the inbox, by draft name.
+func (in *Inbox) Links() (map[string]Link, error) {
+	all, err := readJSONL[Link](in.links)
+	if err != nil {
+		return nil, fmt.Errorf("inbox: %w", err)
+	}
+	out := map[string]Link{}
+	for _, l := range all {
+		if l.Kind == linkClosed {
+			delete(out, l.Draft)
+			continue
+		}
+		out[l.Draft] = l
+	}
+	return out, nil
+}
+
+// LinkOf returns the link of a draft; its Kind is empty when it has none.
+func (in *Inbox) LinkOf(draft string) (Link, error) {
+	links, err := in.Links()
+	return links[draft], err
+}
+
+// LinksTo returns the links of the drafts that are about a memory: the
+// other end of a contradiction or a proposed change.
+func (in *Inbox) LinksTo(memory string) ([]Link, error) {
+	links, err := in.Links()
+	if err != nil {
+		return nil, err
+	}
+	var out []Link
+	for _, l := range links {
+		if l.Memory == memory {
+			out = append(out, l)
+		}
+	}
+	slices.SortFunc(out, func(a, b Link) int {
+		if c := a.At.Compare(b.At); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Draft, b.Draft)
+	})
+	return out, nil
+}
