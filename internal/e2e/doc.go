@@ -7,4 +7,8 @@
 // The tests find the claude binary through $MNEMO_E2E_CLAUDE, else in
 // ~/.cache/mnemo-e2e/claude (where .ci/run installs it), and skip, saying
 // why, when it is absent.
+//
+// TestManyWriters needs no client: it runs every kind of mnemo writer at
+// once (two MCP servers, CLI adds and edits, ingest) against the built
+// binary and checks that nothing reported written was lost or merged.
 package e2e
