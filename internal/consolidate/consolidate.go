@@ -3,7 +3,6 @@ package consolidate
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -204,19 +203,19 @@ func (c *Consolidator) normalize(f Fact) (*memory.Memory, error) {
 
 // anchors hashes the facts' files that exist inside the repository.
 func (c *Consolidator) anchors(files []string) memory.Anchors {
-	var ok []string
+	var rel []string
 	for _, f := range files {
 		p := f
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(c.Cwd, f)
 		}
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			if r, err := filepath.Rel(c.Root, p); err == nil && filepath.IsLocal(r) {
-				ok = append(ok, p)
-			}
+		if r, err := filepath.Rel(c.Root, p); err == nil && filepath.IsLocal(r) {
+			rel = append(rel, filepath.ToSlash(r))
 		}
 	}
-	a, err := staleness.Anchor(c.Root, c.Cwd, c.Head, ok)
+	// Only the files inside the repository, through no symlink out of it:
+	// one such path must not cost the fact its other anchors.
+	a, err := staleness.Anchor(c.Root, c.Root, c.Head, staleness.ExistingPaths(c.Root, rel))
 	if err != nil {
 		return memory.Anchors{}
 	}

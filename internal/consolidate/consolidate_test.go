@@ -313,3 +313,23 @@ func TestMachineText(t *testing.T) {
 		t.Errorf("why %q, body %q", m.Why, m.Body)
 	}
 }
+
+// TestAnchorsSkipALinkOut: a fact naming a file and a symlink that leads
+// out of the repository keeps the file's anchor; the link is not followed.
+func TestAnchorsSkipALinkOut(t *testing.T) {
+	e := setup(t)
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	os.WriteFile(outside, []byte("outside\n"), 0o644)
+	os.WriteFile(filepath.Join(e.c.Root, "go.mod"), []byte("module x\n"), 0o644)
+	if err := os.Symlink(outside, filepath.Join(e.c.Root, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	f := Fact{Description: "The module path is x", Body: "See go.mod.", Files: []string{"link.txt", "go.mod"}, Confidence: 1}
+	m, err := e.c.normalize(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Anchors.Files) != 1 || m.Anchors.Files[0].Path != "go.mod" {
+		t.Errorf("anchors = %+v, want go.mod only", m.Anchors)
+	}
+}
