@@ -95,6 +95,9 @@ func (in *Inbox) Load(name string) (*memory.Memory, error) {
 
 // Put writes a draft, replacing one of the same name.
 func (in *Inbox) Put(m *memory.Memory) error {
+	if err := vault.Secrets(m); err != nil {
+		return fmt.Errorf("inbox: %w", err)
+	}
 	if err := m.Validate(m.Name + ".md"); err != nil {
 		return fmt.Errorf("inbox: %w", err)
 	}

@@ -22,6 +22,10 @@ func Find(text string) []Finding {
 	return slices.DeleteFunc(fs, func(f Finding) bool { return f.Kind == KindPrivate })
 }
 
+// String returns text with every secret and <private> span replaced, as
+// [Redactor.String] does with the default options.
+func String(text string) string { return defaultRedactor().String(text) }
+
 // Describe names a kind of finding for people: "GitHub token", "AWS
 // access key", "password".
 func Describe(kind string) string {
@@ -81,17 +85,38 @@ func (e *SecretError) Error() string {
 
 func (e *SecretError) Unwrap() error { return ErrSecret }
 
+// SecretErrors returns the [*SecretError]s in err's tree, in order, so
+// that a caller can word a refusal its own way.
+func SecretErrors(err error) []*SecretError {
+	switch e := err.(type) {
+	case nil:
+		return nil
+	case *SecretError:
+		return []*SecretError{e}
+	case interface{ Unwrap() []error }:
+		var out []*SecretError
+		for _, inner := range e.Unwrap() {
+			out = append(out, SecretErrors(inner)...)
+		}
+		return out
+	}
+	return SecretErrors(errors.Unwrap(err))
+}
+
 // A Field is named text to check, such as a memory's body or a tool's
 // argument.
-type Field struct{ Name, Text string }
+type Field struct {
+	Name, Text string
+	Lines      bool // a field of lines by nature (a body): its secrets' lines are given even when it has one
+}
 
 // Check returns a [*SecretError] for each secret in the fields, in order,
 // joined with [errors.Join]; nil when they hold none. A line is given for
-// a field of more than one line.
+// a field of lines, or of more than one line.
 func Check(fields ...Field) error {
 	var errs []error
 	for _, f := range fields {
-		multi := strings.Contains(f.Text, "\n")
+		multi := f.Lines || strings.Contains(f.Text, "\n")
 		for _, fd := range Find(f.Text) {
 			e := &SecretError{Field: f.Name, Kind: fd.Kind}
 			if multi {

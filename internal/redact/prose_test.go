@@ -166,12 +166,13 @@ func TestFind(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	err := Check(
-		Field{"description", "The admin password is " + fakePassword},
-		Field{"body", "Line one.\nLine two.\nUse " + fakeAWSID + " here.\n"},
-		Field{"why", "The user said so."},
+		Field{Name: "description", Text: "The admin password is " + fakePassword},
+		Field{Name: "body", Text: "Line one.\nLine two.\nUse " + fakeAWSID + " here.\n"},
+		Field{Name: "why", Text: "The user said so."}, Field{Name: "body", Text: "One line " + fakeGHP, Lines: true},
 	)
 	want := "description: password: refused, secrets are never stored\n" +
-		"body: line 3: AWS access key: refused, secrets are never stored"
+		"body: line 3: AWS access key: refused, secrets are never stored\n" +
+		"body: line 1: GitHub token: refused, secrets are never stored"
 	if err == nil || err.Error() != want {
 		t.Fatalf("Check = %v, want\n%s", err, want)
 	}
@@ -185,7 +186,7 @@ func TestCheck(t *testing.T) {
 	if strings.Contains(err.Error(), fakePassword) || strings.Contains(err.Error(), fakeAWSID) {
 		t.Errorf("the error holds the secret: %v", err)
 	}
-	if err := Check(Field{"body", "Release commit 4f2e9c1d0b7a8e6f5d4c3b2a1908f7e6d5c4b3a2."}); err != nil {
+	if err := Check(Field{Name: "body", Text: "Release commit 4f2e9c1d0b7a8e6f5d4c3b2a1908f7e6d5c4b3a2."}); err != nil {
 		t.Errorf("Check(a commit hash) = %v, want nil", err)
 	}
 }
