@@ -28,9 +28,12 @@ type Inbox struct {
 	links      string // <state>/links.jsonl: see [Link]
 }
 
+// InboxFolder is the inbox's folder in a state folder.
+const InboxFolder = "inbox"
+
 // OpenInbox returns the inbox of a state folder, creating it.
 func OpenInbox(stateDir string) (*Inbox, error) {
-	dir := filepath.Join(stateDir, "inbox")
+	dir := filepath.Join(stateDir, InboxFolder)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("inbox: %w", err)
 	}
