@@ -54,8 +54,11 @@ func proseNouns() []noun {
 func findProse(fs []span, s, lower string, r *Redactor) []span {
 	idx := r.nouns
 	for i := 0; i+1 < len(lower); i++ {
-		c, d := lower[i], lower[i+1]
-		if idx.second[c][d>>6]&(1<<(d&63)) == 0 || c < utf8.RuneSelf && i > 0 && isAlnum(lower[i-1]) {
+		c := lower[i]
+		if !idx.lead[c] {
+			continue
+		}
+		if d := lower[i+1]; idx.second[c][d>>6]&(1<<(d&63)) == 0 || c < utf8.RuneSelf && i > 0 && isAlnum(lower[i-1]) {
 			continue
 		}
 		if i > 0 && (lower[i-1] == '_' || lower[i-1] == '.') {
@@ -89,6 +92,7 @@ func findProse(fs []span, s, lower string, r *Redactor) []span {
 // marks the bytes that can follow each first byte, so that the scan
 // passes most positions after two table lookups.
 type nounIndex struct {
+	lead   [256]bool // the first bytes of nouns
 	first  [256][]noun
 	second [256][4]uint64 // a bit for each second byte
 }
@@ -97,6 +101,7 @@ func newNounIndex() *nounIndex {
 	var idx nounIndex
 	for _, n := range proseNouns() {
 		c, d := n.word[0], n.word[1]
+		idx.lead[c] = true
 		idx.first[c] = append(idx.first[c], n)
 		idx.second[c][d>>6] |= 1 << (d & 63)
 	}
