@@ -13,6 +13,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/redact"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -177,7 +178,8 @@ func (in *Inbox) Reject(name, reason string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	r := rejection{Name: name, Description: m.Description, Body: m.Body, Reason: reason, At: now.UTC()}
+	r := rejection{Name: name, Description: redact.String(m.Description), Body: redact.String(m.Body),
+		Reason: redact.String(reason), At: now.UTC()} // a draft written by hand may hold a secret: the record never does
 	if err := appendJSON(in.rejected, r); err != nil {
 		return fmt.Errorf("inbox: record rejection: %w", err)
 	}

@@ -129,3 +129,19 @@ func noSecrets(t *testing.T, dir string) {
 		return nil
 	})
 }
+
+// TestForgetRecordsNoSecret: the reason a forget gives is recorded (the
+// superseded memory's why, the forgotten/ record, the log); a secret in it
+// never is.
+func TestForgetRecordsNoSecret(t *testing.T) {
+	f := newFixture(t, map[string]string{
+		".memory/use-pnpm.md": pnpmFile,
+		".memory/old-pnpm.md": mem("old-pnpm", "project", "The frontend used npm", "Run npm install."),
+		".memory/yarn-once.md": mem("yarn-once", "project", "The frontend used yarn once", "Run yarn."),
+	})
+	f.ok("forget", map[string]any{"name": "old-pnpm", "reason": "it leaked " + fakeGHP}, nil)
+	f.ok("forget", map[string]any{"name": "yarn-once", "reason": "root pw: " + fakePassword, "superseded_by": "use-pnpm"}, nil)
+	for _, dir := range []string{f.root, f.home} {
+		noSecrets(t, dir)
+	}
+}
