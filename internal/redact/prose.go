@@ -58,11 +58,15 @@ func findProse(fs []span, s, lower string, r *Redactor) []span {
 		if !idx.lead[c] {
 			continue
 		}
-		if d := lower[i+1]; idx.second[c][d>>6]&(1<<(d&63)) == 0 || c < utf8.RuneSelf && i > 0 && isAlnum(lower[i-1]) {
-			continue
+		if i > 0 {
+			// Inside a word, or part of an identifier (db_password,
+			// config.token: findAssignments' matter).
+			if p := lower[i-1]; p == '_' || p == '.' || c < utf8.RuneSelf && isAlnum(p) {
+				continue
+			}
 		}
-		if i > 0 && (lower[i-1] == '_' || lower[i-1] == '.') {
-			continue // part of an identifier (db_password, config.token): findAssignments' matter
+		if d := lower[i+1]; idx.second[c][d>>6]&(1<<(d&63)) == 0 {
+			continue
 		}
 		for _, n := range idx.first[c] {
 			end := i + len(n.word)
@@ -312,6 +316,9 @@ func connector(s, lower string, i int) (int, bool) {
 			}
 			return q, false
 		}
+	}
+	if strings.IndexByte("iwaeslcrj\xc3", lower[i]) < 0 {
+		return -1, false // no verb starts so
 	}
 	for _, v := range [...]string{"is set to", "was set to", "is changed to", "was changed to", "changed to",
 		"set to", "reset to", "rotated to", "is", "was", "are", "were", "equals", "ist", "lautet", "est",
