@@ -135,8 +135,8 @@ func noSecrets(t *testing.T, dir string) {
 // never is.
 func TestForgetRecordsNoSecret(t *testing.T) {
 	f := newFixture(t, map[string]string{
-		".memory/use-pnpm.md": pnpmFile,
-		".memory/old-pnpm.md": mem("old-pnpm", "project", "The frontend used npm", "Run npm install."),
+		".memory/use-pnpm.md":  pnpmFile,
+		".memory/old-pnpm.md":  mem("old-pnpm", "project", "The frontend used npm", "Run npm install."),
 		".memory/yarn-once.md": mem("yarn-once", "project", "The frontend used yarn once", "Run yarn."),
 	})
 	f.ok("forget", map[string]any{"name": "old-pnpm", "reason": "it leaked " + fakeGHP}, nil)
