@@ -119,6 +119,11 @@ func runAdd(ctx context.Context, f *Factory, opts addOptions) error {
 	m.Description = memory.AbsoluteDates(m.Description, now)
 	m.Body = memory.AbsoluteDates(m.Body, now)
 	if m.Name == "" {
+		// A secret in the description must not become the file's name, nor
+		// reach the message that names the file.
+		if err := vault.Secrets(m); err != nil {
+			return err
+		}
 		m.Name = memory.Slug(m.Description)
 	}
 	if m.Anchors, err = anchorsFor(ctx, f, opts.files, m.Body); err != nil {

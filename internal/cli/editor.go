@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/mnemo-dev/mnemo/internal/redact"
 )
 
 // runEditor opens text in $EDITOR (or $VISUAL) and returns what was saved.
@@ -47,17 +49,22 @@ func runEditor(ctx context.Context, f *Factory, name string, text []byte) ([]byt
 
 // keepEdit saves an edit that cannot be used where the user can get it
 // back, and returns an error saying why it was refused and where it is.
+// Secrets are never kept: the copy has them replaced by [REDACTED:kind].
 func keepEdit(f *Factory, text []byte, problem error) error {
 	dir, err := f.StateDir(false)
 	if err != nil {
 		dir = os.TempDir()
 	}
 	dir = filepath.Join(dir, "rejected-edits")
+	kept, note := redact.String(string(text)), ""
+	if kept != string(text) {
+		note = ", secrets replaced by [REDACTED:kind]"
+	}
 	if err := os.MkdirAll(dir, 0o755); err == nil {
 		if tmp, err := os.CreateTemp(dir, "edit-"+f.Now().UTC().Format("20060102T150405")+"-*.md"); err == nil {
-			_, werr := tmp.Write(text)
+			_, werr := tmp.WriteString(kept)
 			if cerr := tmp.Close(); werr == nil && cerr == nil {
-				return fmt.Errorf("%s\nyour text is kept in %s; nothing was changed", indentProblems(problem), tmp.Name())
+				return fmt.Errorf("%s\nyour text is kept in %s%s; nothing was changed", indentProblems(problem), tmp.Name(), note)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/redact"
 )
 
 type rmOptions struct {
@@ -48,7 +49,7 @@ vault, git keeps the history.`,
 			}
 			log := f.Log(opts.user)
 			for _, n := range opts.names {
-				log.Info("removed memory", "name", n, "description", descriptions[n], "reason", opts.reason)
+				log.Info("removed memory", "name", n, "description", redact.String(descriptions[n]), "reason", redact.String(opts.reason))
 				fmt.Fprintf(f.IO.ErrOut, "removed %s\n", displayPath(f, v.Path(n)))
 			}
 			return nil

@@ -97,6 +97,7 @@ MEMORY.md index.`,
 		newIngestCmd(f),
 		newDemoCmd(f),
 		newMCPCmd(f),
+		newScanCmd(f),
 	)
 	return root
 }

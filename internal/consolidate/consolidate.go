@@ -160,6 +160,9 @@ func (c *Consolidator) bar() float64 {
 // normalize turns a fact into a valid memory: one-line description, a
 // name, absolute dates, anchors for the files that exist.
 func (c *Consolidator) normalize(f Fact) (*memory.Memory, error) {
+	if err := refuseSecrets(f); err != nil {
+		return nil, err
+	}
 	desc := memory.CleanLine(f.Description) // a program wrote it: clean it rather than refuse it
 	body := memory.CleanBody(strings.TrimSpace(f.Body))
 	if desc == "" {

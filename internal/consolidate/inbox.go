@@ -13,6 +13,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/redact"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -28,9 +29,12 @@ type Inbox struct {
 	links      string // <state>/links.jsonl: see [Link]
 }
 
+// InboxFolder is the inbox's folder in a state folder.
+const InboxFolder = "inbox"
+
 // OpenInbox returns the inbox of a state folder, creating it.
 func OpenInbox(stateDir string) (*Inbox, error) {
-	dir := filepath.Join(stateDir, "inbox")
+	dir := filepath.Join(stateDir, InboxFolder)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("inbox: %w", err)
 	}
@@ -95,6 +99,9 @@ func (in *Inbox) Load(name string) (*memory.Memory, error) {
 
 // Put writes a draft, replacing one of the same name.
 func (in *Inbox) Put(m *memory.Memory) error {
+	if err := vault.Secrets(m); err != nil {
+		return fmt.Errorf("inbox: %w", err)
+	}
 	if err := m.Validate(m.Name + ".md"); err != nil {
 		return fmt.Errorf("inbox: %w", err)
 	}
@@ -171,7 +178,8 @@ func (in *Inbox) Reject(name, reason string, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	r := rejection{Name: name, Description: m.Description, Body: m.Body, Reason: reason, At: now.UTC()}
+	r := rejection{Name: name, Description: redact.String(m.Description), Body: redact.String(m.Body),
+		Reason: redact.String(reason), At: now.UTC()} // a draft written by hand may hold a secret: the record never does
 	if err := appendJSON(in.rejected, r); err != nil {
 		return fmt.Errorf("inbox: record rejection: %w", err)
 	}

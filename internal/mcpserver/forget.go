@@ -14,6 +14,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/redact"
 )
 
 // ForgottenDir is the folder of a state folder where forgotten memories go.
@@ -46,7 +47,8 @@ func (s *Server) addForget() {
 }
 
 func (s *Server) forget(ctx context.Context, _ *mcp.CallToolRequest, in forgetInput) (*mcp.CallToolResult, forgetOutput, error) {
-	reason := strings.Join(strings.Fields(in.Reason), " ")
+	// The reason is recorded (why, the log, forgotten/): a secret in it never is.
+	reason := redact.String(strings.Join(strings.Fields(in.Reason), " "))
 	if reason == "" {
 		return nil, forgetOutput{}, errors.New("forget needs a reason: it is recorded for the person who reviews what was forgotten")
 	}

@@ -6,6 +6,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mnemo-dev/mnemo/internal/redact"
 )
 
 type memoryInput struct {
@@ -63,7 +65,7 @@ func (s *Server) memoryTool(ctx context.Context, _ *mcp.CallToolRequest, in memo
 	}
 	if err != nil {
 		var te *toolError
-		if !errors.As(err, &te) {
+		if !errors.As(err, &te) && !errors.Is(err, redact.ErrSecret) { // a refused secret is the agent's to fix; its path may hold it
 			s.cfg.Log.Error("memory tool", "command", in.Command, "path", in.Path, "err", err)
 		}
 		return nil, nil, err

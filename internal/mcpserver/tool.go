@@ -75,9 +75,10 @@ func decode[In any](resolved *jsonschema.Resolved, raw json.RawMessage) (In, err
 	return in, nil
 }
 
-// failed is the result of a call that failed: isError, with the error as text.
+// failed is the result of a call that failed: isError, with the error as
+// text; a write refused for a secret says so in the words of [refusal].
 func failed(err error) *mcp.CallToolResult {
 	var res mcp.CallToolResult
-	res.SetError(err)
+	res.SetError(refusal(err))
 	return &res
 }

@@ -19,7 +19,7 @@ const maxValue = 4096
 // password was there. Values that are code (a variable, a call, a field
 // access), placeholders (${X}, <token>, ****, your-api-key) or plain
 // numbers are left alone.
-func findAssignments(fs []Finding, s, lower string) []Finding {
+func findAssignments(fs []span, s, lower string) []span {
 	done := 0 // end of the last name examined
 	// These words start the search; each hit is checked by [secretName]
 	// on the whole name around it.
@@ -43,7 +43,7 @@ func findAssignments(fs []Finding, s, lower string) []Finding {
 				continue
 			}
 			if vs, ve, ok := assignedValue(s, ns, ne, kind); ok {
-				fs = append(fs, Finding{vs, ve, kind})
+				fs = append(fs, span{vs, ve, kind})
 			}
 		}
 	}
@@ -210,8 +210,8 @@ func secretValue(v, kind string, quoted, bareIsValue bool) bool {
 	if len(v) < 4 || redacted(v) || placeholder(v) || codeWord(strings.ToLower(v)) {
 		return false
 	}
-	if allDigits(v) && len(v) < 8 {
-		return false // ports, counts, lengths
+	if allDigits(v) && len(v) < 8 || hexNumber(v) {
+		return false // ports, counts, lengths, constants
 	}
 	if strings.Contains(v, `\n`) && kind != KindPrivateKey {
 		return false // a string of code or output, escapes and all
@@ -227,6 +227,9 @@ func secretValue(v, kind string, quoted, bareIsValue bool) bool {
 	}
 	if quoted {
 		return true
+	}
+	if kind == KindPassword && rootedPath(v) {
+		return false // pwd: /home/x, the output of a command
 	}
 	if strings.ContainsAny(v, "()") {
 		return false // a call
@@ -263,6 +266,11 @@ func sameChar(v string) bool {
 		}
 	}
 	return true
+}
+
+// hexNumber reports whether v is a number written in hex: 0x7f.
+func hexNumber(v string) bool {
+	return (strings.HasPrefix(v, "0x") || strings.HasPrefix(v, "0X")) && allHex(v[2:])
 }
 
 func allDigits(v string) bool {

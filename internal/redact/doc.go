@@ -18,6 +18,15 @@
 //     token, api_key, private_key, credentials, auth…), in env, shell,
 //     YAML, JSON, TOML, code and command-line shapes, and Bearer tokens.
 //     The name stays; only the value goes.
+//   - Secrets stated in prose: "the admin password for staging is …",
+//     "root pw: …", "passphrase: "…"", "the API key is …", in English and
+//     in other languages and their punctuation ("mot de passe : …",
+//     "Passwort ist …", "密码是…", "パスワードは …"); and a long hex or
+//     random string right after a word naming a key or token ("signing
+//     key 9f86d08…"), which no other rule takes, since hex alone is kept.
+//   - Credentials in pieces: wrapped at a line break, continued after a
+//     backslash, or cut into string literals joined in code ("ghp_…" +
+//     "…"). The pieces go together; the tail never stays behind.
 //   - Random-looking tokens: at least 20 characters mixing letters and
 //     digits, of high Shannon entropy for their length and alphabet,
 //     switching often between character classes, and not made of the
@@ -33,6 +42,11 @@
 // code (a variable, a call, config.token), placeholders (${X}, <token>,
 // your-api-key, ****) and numbers are kept too. A hex secret (some
 // providers issue 32 hex digits) is caught only when a name announces it.
+//
+// [Find] reports the same secrets without removing them, each with its
+// kind, line and column and never its text, for refusing a write; [Check]
+// turns them into a [SecretError] per secret, which names the field and
+// line. One set of patterns serves both.
 //
 // Redaction is idempotent: redacting redacted text changes nothing. A
 // [Redactor] is safe for concurrent use.

@@ -16,7 +16,13 @@ func fuzzSecrets() []struct{ text, mustGo string } {
 		fakeGHPat, fakeGitLab, fakeSlack, fakeStripe, fakeNPM, fakeHF, fakeJWT} {
 		out = append(out, struct{ text, mustGo string }{s, s})
 	}
-	return out
+	return append(out, []struct{ text, mustGo string }{
+		{"the admin password is " + fakePassword, fakePassword},
+		{"root pw: " + fakePassword, fakePassword},
+		{"signing key " + fakeHex64, fakeHex64[32:]},
+		{"BOT=" + fakeGHPHead + "\n" + fakeGHPTail, fakeGHPTail},
+		{`"` + fakeGHPHead + `" + "` + fakeGHPTail + `"`, fakeGHPTail},
+	}...)
 }
 
 // FuzzString checks that a seeded secret never survives, whatever text
@@ -59,6 +65,10 @@ func FuzzFind(f *testing.F) {
 	f.Add("https://u:p@h https://:@ x://@ ://a:b@c")
 	f.Add(`"password": "a b c" --token x1y2z3w4 Authorization: Bearer ` + fakeRandom)
 	f.Add("\xff\xfe sk-ant-\x00 eyJ.eyJ. " + fakeJWT[:40])
+	f.Add("the admin password for the staging dashboard is " + fakePassword + ".\nroot pw: Hx9!kq27z")
+	f.Add("Le mot de passe : Zq8#rT4vLm 密码是Zq8#rT4vLm，パスワードは x")
+	f.Add("HMAC key " + fakeHex64 + "\ncache key " + fakeHex64 + "\nkey commit " + fakeHex64[:40])
+	f.Add("BOT=" + fakeGHPHead + "\n  " + fakeGHPTail + "\n\"" + fakeGHPHead[:9] + "\" +\n\"" + fakeGHPHead[9:] + "\"")
 	r := New(Options{})
 	f.Fuzz(func(t *testing.T, s string) {
 		fs := r.Find(s)
@@ -68,6 +78,15 @@ func FuzzFind(f *testing.F) {
 			}
 			if i > 0 && fd.Start < fs[i-1].End {
 				t.Fatalf("findings %d and %d overlap: %+v %+v", i-1, i, fs[i-1], fd)
+			}
+			nl := strings.LastIndexByte(s[:fd.Start], '\n')
+			if line := strings.Count(s[:fd.Start], "\n") + 1; fd.Line != line || fd.Column != fd.Start-nl {
+				t.Fatalf("finding %d %+v: want line %d, column %d", i, fd, line, fd.Start-nl)
+			}
+		}
+		for _, fd := range Find(s) {
+			if fd.Kind == KindPrivate {
+				t.Fatalf("Find(%q) reports a private span as a secret", s)
 			}
 		}
 		once := r.String(s)

@@ -10,7 +10,7 @@ const maxPEM = 64 << 10
 // and public keys are public and stay. A block whose END line is missing
 // (cut, or escaped inside a JSON string) runs over the key material that
 // follows: base64 characters, whitespace and literal "\n" escapes.
-func findPEM(fs []Finding, s string) []Finding {
+func findPEM(fs []span, s string) []span {
 	const begin = "-----BEGIN "
 	for i := 0; ; {
 		j := strings.Index(s[i:], begin)
@@ -36,7 +36,7 @@ func findPEM(fs []Finding, s string) []Finding {
 		} else {
 			end = keyMaterialEnd(s, bodyStart)
 		}
-		fs = append(fs, Finding{j, end, KindPrivateKey})
+		fs = append(fs, span{j, end, KindPrivateKey})
 		i = end
 	}
 }

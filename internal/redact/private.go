@@ -6,7 +6,7 @@ import "strings"
 // in any case and may carry attributes (<private reason="x">); spans nest.
 // An opening tag never closed runs to the end of the text: when in doubt,
 // the text stays private.
-func findPrivate(fs []Finding, s, lower string) []Finding {
+func findPrivate(fs []span, s, lower string) []span {
 	for i := 0; i < len(lower); {
 		j := indexTag(lower, "<private", i)
 		if j < 0 {
@@ -33,7 +33,7 @@ func findPrivate(fs []Finding, s, lower string) []Finding {
 				break
 			}
 		}
-		fs = append(fs, Finding{j, end, KindPrivate})
+		fs = append(fs, span{j, end, KindPrivate})
 		i = end
 	}
 	return fs

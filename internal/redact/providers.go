@@ -9,6 +9,7 @@ type provider struct {
 	min    int  // shortest whole token
 	digit  bool // the part after the prefix must hold a digit (for short, word-like prefixes)
 	exact  int  // when set, the token's exact length
+	max    int  // when set, the longest whole token: nothing after it belongs to it
 	upper  bool // the part after the prefix is upper-case letters and digits only
 }
 
@@ -33,11 +34,11 @@ func providerTable() []provider {
 		{prefix: "ya29.", kind: "gcp-oauth-token", min: 30},
 		{prefix: "GOCSPX-", kind: "gcp-client-secret", min: 30},
 		{prefix: "github_pat_", kind: "github-token", min: 40},
-		{prefix: "ghp_", kind: "github-token", min: 36},
-		{prefix: "gho_", kind: "github-token", min: 36},
-		{prefix: "ghu_", kind: "github-token", min: 36},
-		{prefix: "ghs_", kind: "github-token", min: 36},
-		{prefix: "ghr_", kind: "github-token", min: 36},
+		{prefix: "ghp_", kind: "github-token", min: 36, max: 40},
+		{prefix: "gho_", kind: "github-token", min: 36, max: 40},
+		{prefix: "ghu_", kind: "github-token", min: 36, max: 40},
+		{prefix: "ghs_", kind: "github-token", min: 36, max: 40},
+		{prefix: "ghr_", kind: "github-token", min: 36, max: 40},
 		{prefix: "glpat-", kind: "gitlab-token", min: 26},
 		{prefix: "glptt-", kind: "gitlab-token", min: 26},
 		{prefix: "glrt-", kind: "gitlab-token", min: 25},
@@ -97,20 +98,106 @@ func (idx *providerIndex) kind(tok string) string {
 	if len(tok) < 20 {
 		return ""
 	}
+	p := idx.prefixed(tok)
+	if p == nil {
+		return ""
+	}
+	body := tok[len(p.prefix):]
+	switch {
+	case p.exact > 0 && len(tok) != p.exact,
+		len(tok) < p.min,
+		p.digit && !strings.ContainsAny(body, "0123456789"),
+		p.upper && !upperDigits(body):
+		return ""
+	}
+	return p.kind
+}
+
+// prefixed returns the provider rule whose prefix tok starts with, or nil.
+func (idx *providerIndex) prefixed(tok string) *provider {
+	if tok == "" {
+		return nil
+	}
 	for i := range idx[tok[0]] {
-		p := &idx[tok[0]][i]
-		if !strings.HasPrefix(tok, p.prefix) {
-			continue
+		if p := &idx[tok[0]][i]; strings.HasPrefix(tok, p.prefix) {
+			return p
 		}
-		body := tok[len(p.prefix):]
-		switch {
-		case p.exact > 0 && len(tok) != p.exact,
-			len(tok) < p.min,
-			p.digit && !strings.ContainsAny(body, "0123456789"),
-			p.upper && !upperDigits(body):
-			return ""
-		}
-		return p.kind
+	}
+	return nil
+}
+
+// complete reports whether tok is as long as a credential of its
+// provider can be, so that no text after it can belong to it.
+func (p *provider) complete(tok string) bool {
+	return p.exact > 0 && len(tok) >= p.exact || p.max > 0 && len(tok) >= p.max
+}
+
+// providerName names a provider kind for people, as refusals and mnemo
+// scan show it; "" for a kind that is not a provider's.
+func providerName(kind string) string {
+	switch kind {
+	case "anthropic-key":
+		return "Anthropic API key"
+	case "openai-key":
+		return "OpenAI API key"
+	case "openrouter-key":
+		return "OpenRouter API key"
+	case "stripe-key":
+		return "Stripe key"
+	case "aws-access-key":
+		return "AWS access key"
+	case "gcp-api-key":
+		return "Google API key"
+	case "gcp-oauth-token":
+		return "Google OAuth token"
+	case "gcp-client-secret":
+		return "Google OAuth client secret"
+	case "github-token":
+		return "GitHub token"
+	case "gitlab-token":
+		return "GitLab token"
+	case "slack-token":
+		return "Slack token"
+	case "npm-token":
+		return "npm token"
+	case "pypi-token":
+		return "PyPI token"
+	case "huggingface-token":
+		return "Hugging Face token"
+	case "digitalocean-token":
+		return "DigitalOcean token"
+	case "shopify-token":
+		return "Shopify token"
+	case "sendgrid-key":
+		return "SendGrid API key"
+	case "linear-key":
+		return "Linear API key"
+	case "sentry-token":
+		return "Sentry token"
+	case "groq-key":
+		return "Groq API key"
+	case "xai-key":
+		return "xAI API key"
+	case "replicate-token":
+		return "Replicate token"
+	case "perplexity-key":
+		return "Perplexity API key"
+	case "age-key":
+		return "age secret key"
+	case "postman-key":
+		return "Postman API key"
+	case "databricks-token":
+		return "Databricks token"
+	case "atlassian-token":
+		return "Atlassian API token"
+	case "grafana-token":
+		return "Grafana token"
+	case "tailscale-key":
+		return "Tailscale key"
+	case "supabase-token":
+		return "Supabase token"
+	case "facebook-token":
+		return "Facebook access token"
 	}
 	return ""
 }

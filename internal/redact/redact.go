@@ -18,10 +18,19 @@ const (
 	KindHighEntropy = "high-entropy" // a long random-looking token
 )
 
-// A Finding is a span of text to redact.
+// A Finding is a stretch of text a [Redactor] removes: its kind and where
+// it is. It never holds the text itself, so it can be shown, logged and
+// returned to a caller that must not see the secret.
 type Finding struct {
-	Start, End int    // byte offsets into the text
-	Kind       string // one of the Kind constants or a provider kind such as "github-token"
+	Kind         string // one of the Kind constants or a provider kind such as "github-token"
+	Start, End   int    // byte offsets into the text
+	Line, Column int    // of Start, 1-based; Column counts bytes
+}
+
+// A span is a stretch of text to redact, as the scanners find it.
+type span struct {
+	start, end int
+	kind       string
 }
 
 // Options tune a [Redactor]. The zero value is the default.
@@ -44,11 +53,12 @@ type Redactor struct {
 	entropy   bool
 	bigrams   *bigramTable
 	providers *providerIndex
+	nouns     *nounIndex
 }
 
 // New returns a Redactor.
 func New(opts Options) *Redactor {
-	r := &Redactor{entropy: !opts.NoEntropy, bigrams: newBigramTable(), providers: newProviderIndex()}
+	r := &Redactor{entropy: !opts.NoEntropy, bigrams: newBigramTable(), providers: newProviderIndex(), nouns: newNounIndex()}
 	for _, l := range opts.Literals {
 		if len(l) >= 8 {
 			r.literals = append(r.literals, l)
@@ -65,7 +75,7 @@ func New(opts Options) *Redactor {
 // finds nothing.
 func (r *Redactor) String(s string) string {
 	for range maxPasses {
-		fs := r.Find(s)
+		fs := r.find(s)
 		if len(fs) == 0 {
 			break
 		}
@@ -78,31 +88,38 @@ func (r *Redactor) String(s string) string {
 const maxPasses = 4
 
 // replace writes s with each finding replaced by its marker.
-func replace(s string, fs []Finding) string {
+func replace(s string, fs []span) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	prev := 0
 	for _, f := range fs {
-		b.WriteString(s[prev:f.Start])
+		b.WriteString(s[prev:f.start])
 		b.WriteString("[REDACTED:")
-		b.WriteString(f.Kind)
+		b.WriteString(f.kind)
 		b.WriteByte(']')
-		prev = f.End
+		prev = f.end
 	}
 	b.WriteString(s[prev:])
 	return b.String()
 }
 
-// Find returns the spans of s one pass redacts, sorted and not overlapping.
-// [Redactor.String] may find more in the text that pass leaves.
+// Find returns what one pass of [Redactor.String] removes from s, sorted
+// and not overlapping, <private> spans included. String may find more in
+// the text that pass leaves.
 func (r *Redactor) Find(s string) []Finding {
-	var fs []Finding
+	return located(s, r.find(s))
+}
+
+// find is [Redactor.Find] without the lines and columns.
+func (r *Redactor) find(s string) []span {
+	var fs []span
 	lower := asciiLower(s)
 	fs = findPrivate(fs, s, lower)
 	fs = findPEM(fs, s)
 	fs = findURLPasswords(fs, s)
 	fs = findAssignments(fs, s, lower)
 	fs = findBearer(fs, s, lower)
+	fs = findProse(fs, s, lower, r)
 	fs = r.findTokens(fs, s)
 	for _, l := range r.literals {
 		for i := 0; ; {
@@ -110,26 +127,45 @@ func (r *Redactor) Find(s string) []Finding {
 			if j < 0 {
 				break
 			}
-			fs = append(fs, Finding{i + j, i + j + len(l), KindSecret})
+			fs = append(fs, span{i + j, i + j + len(l), KindSecret})
 			i += j + len(l)
 		}
 	}
+	fs = r.joinSplit(fs, s)
 	return merge(dropPublic(fs, s))
+}
+
+// located gives each span its line and column in s; fs is sorted.
+func located(s string, fs []span) []Finding {
+	if len(fs) == 0 {
+		return nil
+	}
+	out := make([]Finding, len(fs))
+	line, lineStart, at := 1, 0, 0
+	for i, f := range fs {
+		for ; at < f.start; at++ {
+			if s[at] == '\n' {
+				line, lineStart = line+1, at+1
+			}
+		}
+		out[i] = Finding{Kind: f.kind, Start: f.start, End: f.end, Line: line, Column: f.start - lineStart + 1}
+	}
+	return out
 }
 
 // dropPublic removes high-entropy findings inside PEM certificates and
 // public keys.
-func dropPublic(fs []Finding, s string) []Finding {
+func dropPublic(fs []span, s string) []span {
 	var spans [][2]int
 	if strings.Contains(s, "-----BEGIN ") {
 		spans = publicBlocks(s)
 	}
-	return slices.DeleteFunc(fs, func(f Finding) bool {
-		if f.Kind != KindHighEntropy {
+	return slices.DeleteFunc(fs, func(f span) bool {
+		if f.kind != KindHighEntropy {
 			return false
 		}
 		for _, sp := range spans {
-			if sp[0] <= f.Start && f.End <= sp[1] {
+			if sp[0] <= f.start && f.end <= sp[1] {
 				return true
 			}
 		}
@@ -171,28 +207,28 @@ func priority(kind string) int {
 
 // merge sorts findings and joins overlapping ones into their union, named
 // by the highest-priority kind among them.
-func merge(fs []Finding) []Finding {
+func merge(fs []span) []span {
 	if len(fs) < 2 {
 		return fs
 	}
-	slices.SortFunc(fs, func(a, b Finding) int {
-		if a.Start != b.Start {
-			return a.Start - b.Start
+	slices.SortFunc(fs, func(a, b span) int {
+		if a.start != b.start {
+			return a.start - b.start
 		}
-		return b.End - a.End
+		return b.end - a.end
 	})
 	out := fs[:1]
 	for _, f := range fs[1:] {
 		last := &out[len(out)-1]
-		if f.Start >= last.End {
+		if f.start >= last.end {
 			out = append(out, f)
 			continue
 		}
-		if f.End > last.End {
-			last.End = f.End
+		if f.end > last.end {
+			last.end = f.end
 		}
-		if priority(f.Kind) > priority(last.Kind) {
-			last.Kind = f.Kind
+		if priority(f.kind) > priority(last.kind) {
+			last.kind = f.kind
 		}
 	}
 	return out

@@ -41,7 +41,7 @@ func TestStringPositives(t *testing.T) {
 		{"openai legacy in prose", "I used " + fakeOpenAIOld + " for it", "I used [REDACTED:openai-key] for it"},
 		{"aws access key id", "aws_access_key_id = " + fakeAWSID, "aws_access_key_id = [REDACTED:aws-access-key]"},
 		{"aws secret named", "aws_secret_access_key = " + fakeAWSSecret, "aws_secret_access_key = [REDACTED:secret]"},
-		{"aws secret bare", "the secret is " + fakeAWSSecret + " today", "the secret is [REDACTED:high-entropy] today"},
+		{"aws secret bare", "the secret is " + fakeAWSSecret + " today", "the secret is [REDACTED:secret] today"},
 		{"gcp api key", "key=" + fakeGCPKey + "&q=1", "key=[REDACTED:gcp-api-key]&q=1"},
 		{"gcp service account", `"private_key": "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n",`,
 			`"private_key": "[REDACTED:private-key]",`},

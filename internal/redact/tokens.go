@@ -14,7 +14,7 @@ func isTokenChar(c byte) bool {
 
 // findTokens scans s once for tokens and classifies each: a provider
 // credential, a JWT, or (when entropy is set) a random-looking string.
-func (r *Redactor) findTokens(fs []Finding, s string) []Finding {
+func (r *Redactor) findTokens(fs []span, s string) []span {
 	for i := 0; i < len(s); {
 		if !isTokenChar(s[i]) {
 			i++
@@ -28,6 +28,7 @@ func (r *Redactor) findTokens(fs []Finding, s string) []Finding {
 			j++ // base64 padding, not an assignment
 		}
 		fs = r.classify(fs, s, i, j)
+		fs = r.joinPrefixed(fs, s, i, j)
 		i = j
 	}
 	return fs
@@ -37,7 +38,7 @@ func (r *Redactor) findTokens(fs []Finding, s string) []Finding {
 // at the token without its '=' padding, since whether '=' is padding
 // depends on the next character, which redaction may change; a finding
 // that reaches the end of the token takes the padding with it.
-func (r *Redactor) classify(fs []Finding, s string, start, end int) []Finding {
+func (r *Redactor) classify(fs []span, s string, start, end int) []span {
 	tok, origin := strings.TrimRight(s[start:end], "="), start
 	padEnd := end
 	if len(tok) < 20 {
@@ -48,7 +49,7 @@ func (r *Redactor) classify(fs []Finding, s string, start, end int) []Finding {
 		tok, start = tok[1:], start+1
 	}
 	if t := strings.TrimRight(tok, "."); isJWT(t) {
-		return append(fs, Finding{start, start + len(t), KindJWT})
+		return append(fs, span{start, start + len(t), KindJWT})
 	}
 	if t := strings.TrimRight(tok, "/.-+~"); len(t) < len(tok) {
 		tok, padEnd = t, start+len(t) // trailing punctuation ends the token
@@ -60,7 +61,7 @@ func (r *Redactor) classify(fs []Finding, s string, start, end int) []Finding {
 		return e
 	}
 	if kind := r.providers.kind(tok); kind != "" {
-		return append(fs, Finding{start, spanEnd(start + len(tok)), kind})
+		return append(fs, span{start, spanEnd(start + len(tok)), kind})
 	}
 	if lockfileHash(s, origin, tok) || dataURI(s, origin) || idPrefix(tok) || sshPublicKey(s, origin) {
 		return fs
@@ -76,7 +77,7 @@ func (r *Redactor) classify(fs []Finding, s string, start, end int) []Finding {
 			seg = tok[off : off+k]
 		}
 		if r.entropy && strings.Contains(seg, "/") && mixedCase(seg) && r.looksRandom(seg) {
-			fs = append(fs, Finding{start + off, spanEnd(start + off + len(seg)), KindHighEntropy})
+			fs = append(fs, span{start + off, spanEnd(start + off + len(seg)), KindHighEntropy})
 		}
 		if k < 0 {
 			break
@@ -92,9 +93,9 @@ func (r *Redactor) classify(fs []Finding, s string, start, end int) []Finding {
 		e := spanEnd(start + off + len(part))
 		switch {
 		case off > 0 && r.providers.kind(part) != "":
-			fs = append(fs, Finding{start + off, e, r.providers.kind(part)})
+			fs = append(fs, span{start + off, e, r.providers.kind(part)})
 		case r.entropy && r.looksRandom(part):
-			fs = append(fs, Finding{start + off, e, KindHighEntropy})
+			fs = append(fs, span{start + off, e, KindHighEntropy})
 		}
 		if k < 0 {
 			break
@@ -275,7 +276,7 @@ func idPrefix(tok string) bool {
 
 // findBearer finds the credential after "Bearer " in any text, such as a
 // curl command line.
-func findBearer(fs []Finding, s, lower string) []Finding {
+func findBearer(fs []span, s, lower string) []span {
 	for i := 0; ; {
 		j := strings.Index(lower[i:], "bearer ")
 		if j < 0 {
@@ -293,7 +294,7 @@ func findBearer(fs []Finding, s, lower string) []Finding {
 		}
 		// An '=' inside (not padding) makes it an assignment: AUTH=bearer MODEL=x.
 		if v := s[k:e]; len(v) >= 16 && !strings.Contains(strings.TrimRight(v, "="), "=") && !placeholder(v) && !redacted(v) {
-			fs = append(fs, Finding{k, e, KindToken})
+			fs = append(fs, span{k, e, KindToken})
 		}
 	}
 }

@@ -7,7 +7,7 @@ const maxAuthority = 512
 
 // findURLPasswords finds the password in scheme://user:password@host. The
 // user name, host and path stay; URLs without a password are left alone.
-func findURLPasswords(fs []Finding, s string) []Finding {
+func findURLPasswords(fs []span, s string) []span {
 	for i := 0; ; {
 		j := strings.Index(s[i:], "://")
 		if j < 0 {
@@ -38,7 +38,7 @@ func findURLPasswords(fs []Finding, s string) []Finding {
 		if pw == "" || placeholder(pw) {
 			continue
 		}
-		fs = append(fs, Finding{i + colon + 1, i + at, KindURLPassword})
+		fs = append(fs, span{i + colon + 1, i + at, KindURLPassword})
 	}
 }
 

@@ -10,5 +10,7 @@
 // one (shaped like go-internal's lockedfile.Transform: lock, re-read,
 // apply, check, atomic write keeping the file's mode, MEMORY.md), and
 // [Vault.Delete]. Each checks the memory as a reader will before a byte is
-// written, so nothing is stored that a reader would refuse.
+// written, so nothing is stored that a reader would refuse, and refuses a
+// memory holding a secret ([Secrets]: by kind, field and line, never the
+// secret). [ScanSecrets] finds the secrets already in a folder.
 package vault

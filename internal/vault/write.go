@@ -167,6 +167,9 @@ func (v *Vault) UpdateLocked(name string, fn func(*memory.Memory) error) (*memor
 // is valid (as lint and every reader judge it) and no reader will refuse
 // to open it. One check for every write keeps the door one door.
 func (v *Vault) check(m *memory.Memory) error {
+	if err := v.checkSecrets(m); err != nil {
+		return err
+	}
 	file := m.Name + ".md"
 	if err := m.Validate(v.rel(file)); err != nil {
 		return fmt.Errorf("vault: %w", err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/queue"
+	"github.com/mnemo-dev/mnemo/internal/redact"
 	"github.com/mnemo-dev/mnemo/internal/transcript"
 )
 
@@ -84,6 +85,7 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 	}
 	defer closeFn()
 	var outcomes []string
+	dropped := 0
 	for _, f := range facts {
 		if f.Source == "" {
 			id := d.Meta.SessionID // the session as Claude Code names it
@@ -97,6 +99,13 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 		}
 		f.Why = strings.TrimSpace(f.Why + fmt.Sprintf(" (transcript %s, bytes %d-%d)", j.Session, start, res.EndOff))
 		o, err := c.Add(ctx, f)
+		if errors.Is(err, redact.ErrSecret) {
+			// The error names the field and the kind; the fact's text, which
+			// holds the secret, goes nowhere.
+			p.Log.Warn("candidate dropped", "job", j.ID, "why", err.Error())
+			dropped++
+			continue
+		}
 		if err != nil {
 			return res, fmt.Errorf("consolidate %q: %w", f.Description, err)
 		}
@@ -106,7 +115,7 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 		}
 		res.Facts++
 	}
-	p.Log.Info("consolidated", "job", j.ID, "outcomes", strings.Join(outcomes, " "))
+	p.Log.Info("consolidated", "job", j.ID, "outcomes", strings.Join(outcomes, " "), "dropped", dropped)
 	return res, nil
 }
 
