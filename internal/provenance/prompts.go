@@ -184,9 +184,6 @@ func (p Prompts) Since(t time.Time) ([]Statement, error) {
 		if !isRecordName(e.Name()) {
 			continue
 		}
-		if fi, err := e.Info(); err != nil || fi.ModTime().Before(t) {
-			continue // a file last written before t holds nothing since
-		}
 		f, err := os.Open(filepath.Join(p.Dir, e.Name()))
 		if err != nil {
 			continue // pruned meanwhile
