@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
+	"github.com/mnemo-dev/mnemo/internal/provenance"
 	"github.com/mnemo-dev/mnemo/internal/queue"
 	"github.com/mnemo-dev/mnemo/internal/transcript"
 )
@@ -83,8 +84,17 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 		return res, err
 	}
 	defer closeFn()
+	said := personSaid(d)
 	var outcomes []string
 	for _, f := range facts {
+		// Whatever the extractor says of it (a model's from_tool_output
+		// false is a hint), a fact is the person's only when their own
+		// words of the session state it.
+		v := said.Check(f.Description + "\n" + f.Body)
+		f.Stated = v.Stated
+		if !v.Stated {
+			p.Log.Info("not stated by the person: a draft", "job", j.ID, "fact", f.Description, "why", v.Reason())
+		}
 		if f.Source == "" {
 			id := d.Meta.SessionID // the session as Claude Code names it
 			if id == "" {
@@ -117,4 +127,13 @@ func shortID(id string) string {
 		return id[:8]
 	}
 	return id
+}
+
+// personSaid gathers what the person said in a digest.
+func personSaid(d *transcript.Digest) *provenance.Said {
+	var ss []provenance.Statement
+	for at, text := range d.Said() {
+		ss = append(ss, provenance.Statement{Text: text, At: at})
+	}
+	return provenance.NewSaid(ss...)
 }
