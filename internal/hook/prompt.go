@@ -20,10 +20,14 @@ const (
 	enoughTerms = 3
 )
 
-// userPromptSubmit recalls against the prompt and returns up to PromptMax
+// userPromptSubmit records the prompt (see recordPrompt), recalls against
+// it and returns up to PromptMax
 // memories that clear the bar and that this session has not been given
 // yet, within PromptBudget characters.
 func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
+	if err := recordPrompt(w, in); err != nil {
+		w.log.Warn("record the prompt", "session", in.SessionID, "err", err)
+	}
 	prompt := strings.TrimSpace(in.Prompt)
 	if prompt == "" || strings.HasPrefix(prompt, "/") {
 		return "", nil // nothing to recall against, or a slash command

@@ -82,6 +82,7 @@ func serve() error {
 		Project: pv, User: uv, StateDir: p.StateDir(), UserStateDir: env.UserStateDir(),
 		Root: p.Root, InGit: p.InGit(), Head: p.Head, Now: func() time.Time { return now },
 		IdleRelease: idle, Log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		Session: os.Getenv("CLAUDE_CODE_SESSION_ID"),
 	})
 	return s.Run(ctx, mcpserver.Stdio(os.Stdin, os.Stdout))
 }
