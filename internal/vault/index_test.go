@@ -15,7 +15,7 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files")
 
 func entry(name string, t memory.Type, desc string, updated time.Time) Entry {
-	return Entry{Name: name, Memory: memory.New(memory.Header{Name: name, Type: t, Description: desc, Updated: updated}, "body")}
+	return Entry{Name: name, Memory: memory.New(memory.Header{Name: name, Type: t, Description: desc, Updated: updated, Source: "manual"}, "body")}
 }
 
 // golden compares got with testdata/name, or rewrites it with -update.
