@@ -131,6 +131,9 @@ func (in *Inbox) Approve(ctx context.Context, v *vault.Vault, name string, now t
 	}
 	m.Updated = now
 	m.Status = memory.StatusActive
+	if !m.Reviewed() { // a draft without a source: a person's approval is its review
+		m.Source = memory.SourceNative
+	}
 	got, err := approveInto(ctx, v, m, link)
 	if err != nil {
 		return "", err

@@ -62,13 +62,14 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	native, _ := natives(ctx, w)
 	br := newBrief(PromptBudget)
 	var picked []index.Key
 	for _, r := range results {
 		if len(picked) == PromptMax {
 			break
 		}
-		if given[r.Key] || r.Why.Suspect != "" || !clears(len(r.Why.Terms), len(terms)) {
+		if _, ok := native[r.Key]; ok || given[r.Key] || r.Why.Suspect != "" || !clears(len(r.Why.Terms), len(terms)) {
 			continue
 		}
 		if br.text("\n" + memoryText(r.Doc)) {
