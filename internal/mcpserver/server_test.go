@@ -329,5 +329,5 @@ func textOf(res *mcp.CallToolResult) string {
 // mem renders a memory file with the given header fields and body.
 func mem(name, typ, desc, body string, extra ...string) string {
 	return "---\nname: " + name + "\ndescription: " + desc + "\ntype: " + typ +
-		"\ncreated: 2026-11-01T09:00:00Z\nupdated: 2026-11-01T09:00:00Z\n" + strings.Join(extra, "") + "---\n" + body + "\n"
+		"\ncreated: 2026-11-01T09:00:00Z\nupdated: 2026-11-01T09:00:00Z\nsource: manual\n" + strings.Join(extra, "") + "---\n" + body + "\n"
 }
