@@ -2,14 +2,11 @@ package hook
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
+	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/provenance"
@@ -29,18 +26,20 @@ type nativesCheck struct {
 
 // natives returns the memory files of both vaults that no one reviewed,
 // checked for instructions and secrets (package provenance), by key. The
-// check runs again only when a vault's files changed since the last one;
-// when there are such files, MEMORY.md is regenerated, which leaves them
-// (and Claude Code's lines for them) out.
+// check runs again only when a vault's folder changed since the last one:
+// a file created, removed or renamed (every write of mnemo's is a rename,
+// and a file Claude Code writes is a new name); an edit in place leaves
+// the last check standing until then. When there are such files, MEMORY.md
+// is regenerated, which leaves them (and Claude Code's lines for them) out.
 func natives(ctx context.Context, w *world) (map[index.Key]provenance.Native, []provenance.Native) {
 	path := filepath.Join(w.state, nativesFile)
-	stamp := filesStamp(w.sources())
+	stamp := folderStamp(w.sources())
 	var c nativesCheck
 	if data, err := os.ReadFile(path); err != nil || json.Unmarshal(data, &c) != nil || c.Stamp != stamp {
 		c = checkNatives(ctx, w)
-		c.Stamp = stamp // MEMORY.md, which the check may rewrite, is not in it
+		c.Stamp = folderStamp(w.sources()) // after the check, which may have rewritten MEMORY.md
 		if data, err := json.Marshal(c); err == nil {
-			if err := os.WriteFile(path, data, 0o644); err != nil {
+			if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 				w.log.Warn("keep the check of native writes", "err", err)
 			}
 		}
@@ -88,24 +87,6 @@ func checkNatives(ctx context.Context, w *world) nativesCheck {
 		}
 	}
 	return c
-}
-
-// filesStamp is a hash of the names, sizes and modification times of the
-// sources' memory files: it changes with any write, in place or by rename.
-func filesStamp(srcs []index.Source) string {
-	b := sha256.New()
-	for _, s := range srcs {
-		entries, _ := os.ReadDir(s.Dir)
-		for _, e := range entries {
-			if !strings.HasSuffix(e.Name(), ".md") || e.Name() == vault.IndexFile {
-				continue
-			}
-			if fi, err := e.Info(); err == nil {
-				fmt.Fprintf(b, "%s/%s %d %d\n", s.Name, e.Name(), fi.Size(), fi.ModTime().UnixNano())
-			}
-		}
-	}
-	return hex.EncodeToString(b.Sum(nil))
 }
 
 // reviewed drops from docs the memories no one reviewed: they are not
