@@ -105,6 +105,7 @@ func runDoctor(ctx context.Context, f *Factory) []check {
 	}
 	out = append(out, vaultCheck(f, "vault", false))
 	out = append(out, vaultCheck(f, "user vault", true))
+	out = append(out, reviewCheck(f))
 
 	state := p.StateDir()
 	if err := os.MkdirAll(state, 0o755); err != nil {

@@ -84,7 +84,7 @@ func (f *Factory) Vault(user bool) (*vault.Vault, error) {
 		}
 		dir, state = p.VaultDir(), p.StateDir()
 	}
-	v, err := vault.Open(dir, filepath.Join(state, "vault.lock"))
+	v, err := vault.Open(dir, vault.LockPath(state))
 	if errors.Is(err, vault.ErrNoVault) {
 		return nil, withHint(fmt.Errorf("no vault at %s", dir), "run 'mnemo init' to create one")
 	}

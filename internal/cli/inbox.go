@@ -25,16 +25,24 @@ func newInboxCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "inbox",
 		Short: "List the draft memories awaiting review",
-		Long: `List the drafts the worker extracted and did not write to the vault: facts
-below the auto-approve confidence, facts taken from tool output, facts
-that contradict a memory ([contradicts NAME]) and changes proposed to a
-memory ([changes NAME]: the draft is that memory as it would be). Drafts
-live in the state folder, never in the vault, so nothing unreviewed
-reaches MEMORY.md or a commit.
+		Long: `List what waits for review. Drafts: facts mnemo did not write to the vault
+because no person stated them (what an agent remembered without the user's
+words, what an extractor took from anything but the user's own words, what
+came from tool output), facts below the auto-approve confidence, facts that
+contradict a memory ([contradicts NAME]) and changes proposed to a memory
+([changes NAME]: the draft is that memory as it would be). Drafts live in
+the state folder, never in the vault, so nothing unreviewed reaches
+MEMORY.md or a commit.
 
-Approve a draft with 'mnemo approve NAME' (it moves into the vault; a
-proposed change is made to the memory it names) or reject it with 'mnemo
-reject NAME' (it is not proposed again).`,
+Then the memory files written into a vault outside mnemo (by Claude Code's
+own auto memory, or by hand: files whose header has no source), marked
+"not reviewed", with any instruction or secret they hold. MEMORY.md and the
+hooks leave them out until they are approved.
+
+Approve with 'mnemo approve NAME' (a draft moves into the vault, a proposed
+change is made to the memory it names, a file written outside mnemo gets
+source: import:native), reject a draft with 'mnemo reject NAME' (it is not
+proposed again), remove a file with 'mnemo rm'.`,
 		Example: `  mnemo inbox
   mnemo inbox --json`,
 		Args: exactArgs(0),
@@ -58,14 +66,20 @@ func runInbox(f *Factory, asJSON bool) error {
 	if err != nil {
 		return err
 	}
+	natives := f.natives()
 	if asJSON {
-		out := make([]memoryJSON, 0, len(drafts))
+		out := make([]memoryJSON, 0, len(drafts)+len(natives))
 		for _, d := range drafts {
 			j := toJSON(nil, false, vault.Entry{Name: d.Name, Memory: d.Memory}, true)
 			j.Vault, j.Path = "inbox", in.Dir+"/"+d.Name+".md"
 			if l, ok := links[d.Name]; ok {
 				j.About = &linkJSON{Kind: l.Kind, Name: l.Memory}
 			}
+			out = append(out, j)
+		}
+		for _, n := range natives {
+			j := toJSON(n.v, n.user, n.entry, true)
+			j.Review = n.review()
 			out = append(out, j)
 		}
 		return printJSON(f.IO.Out, out)
@@ -78,11 +92,17 @@ func runInbox(f *Factory, asJSON bool) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s%s\n", d.Name, d.Memory.Type, d.Memory.Confidence, d.Memory.Description, about)
 	}
+	for _, n := range natives {
+		fmt.Fprintf(tw, "%s\t%s\t-\t%s (%s)\n", n.Name, n.Type, n.Description, n.review())
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	if len(drafts) > 0 {
 		fmt.Fprintf(f.IO.ErrOut, "%d drafts: approve with 'mnemo approve NAME', reject with 'mnemo reject NAME'; 'mnemo inbox --json' shows their bodies\n", len(drafts))
+	}
+	if len(natives) > 0 {
+		fmt.Fprintf(f.IO.ErrOut, "%d memory files written outside mnemo: approve with 'mnemo approve NAME', remove with 'mnemo rm NAME'\n", len(natives))
 	}
 	return nil
 }
@@ -96,7 +116,12 @@ func newApproveCmd(f *Factory) *cobra.Command {
 vault) and regenerate MEMORY.md. With --edit each draft opens in $EDITOR
 first. A name already taken in the vault gets a -2, -3… suffix. A draft
 that proposes a change to a memory ([changes NAME] in 'mnemo inbox')
-changes that memory instead.`,
+changes that memory instead.
+
+A memory file written into a vault outside mnemo ('mnemo inbox' lists it as
+not reviewed) is approved where it is: it gets source: import:native, and
+MEMORY.md and the hooks include it from then on. Read it first: it is an
+agent's write.`,
 		Example: `  mnemo approve pnpm-in-web
   mnemo approve --edit prices-are-strings`,
 		Args: minArgs(1),
@@ -120,6 +145,20 @@ changes that memory instead.`,
 func approveOne(ctx context.Context, f *Factory, in *consolidate.Inbox, name string, edit bool) error {
 	d, err := in.Load(name)
 	if err != nil {
+		for _, n := range f.natives() {
+			if n.Name != name {
+				continue
+			}
+			if edit {
+				return withHint(fmt.Errorf("%s is a file of the vault written outside mnemo, not a draft", name), "edit it with 'mnemo edit "+name+"', then approve it")
+			}
+			path, err := approveNative(ctx, n)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(f.IO.Out, displayPath(f, path))
+			return nil
+		}
 		return err
 	}
 	v, err := f.Vault(d.Type == memory.TypeUser)

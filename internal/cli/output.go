@@ -49,6 +49,7 @@ type memoryJSON struct {
 	Backlinks    []string      `json:"backlinks,omitempty"`
 	Drafts       []linkJSON    `json:"drafts,omitempty"` // show: drafts in the inbox about this memory
 	About        *linkJSON     `json:"about,omitempty"`  // inbox: the memory this draft contradicts or would change
+	Review       string        `json:"review,omitempty"` // inbox: why a vault file waits for review
 }
 
 // linkJSON is a link between a draft and a memory: Name is the other end.

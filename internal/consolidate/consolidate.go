@@ -2,6 +2,7 @@ package consolidate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -14,8 +15,8 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
-// DefaultAutoApprove is the confidence at or above which a fact not taken
-// from tool output goes straight to the vault.
+// DefaultAutoApprove is the confidence at or above which a fact a person
+// stated, not taken from tool output, goes straight to the vault.
 const DefaultAutoApprove = 0.85
 
 // A Fact is a candidate memory.
@@ -28,9 +29,13 @@ type Fact struct {
 	Files          []string // paths relative to Cwd
 	Confidence     float64
 	Why            string
-	FromToolOutput bool      // only tool output claims it: never auto-approved
-	Source         string    // provenance: session:<id>, agent, manual
-	At             time.Time // when it was said: relative dates in it count from here; zero: now
+	FromToolOutput bool // only tool output claims it: never auto-approved
+	// Stated reports that a person stated the fact: they gave it through
+	// the CLI, or it is grounded in their own words of the session
+	// (package provenance). Only a stated fact is ever auto-approved.
+	Stated bool
+	Source string    // provenance: session:<id>, agent, manual
+	At     time.Time // when it was said: relative dates in it count from here; zero: now
 }
 
 // An Action is what consolidation did with a fact.
@@ -106,7 +111,7 @@ func (c *Consolidator) decide(ctx context.Context, f Fact) (decision, error) {
 	if d.best, err = c.closest(ctx, m, d.st, true); err != nil {
 		return d, err
 	}
-	best, auto := d.best, f.Confidence >= c.bar() && !f.FromToolOutput
+	best, auto := d.best, c.approvable(f)
 	switch {
 	case best.rel == same:
 		d.action = Duplicate
@@ -150,6 +155,13 @@ func (c *Consolidator) Add(ctx context.Context, f Fact) (Outcome, error) {
 // text is what a memory says: its description and body.
 func text(m *memory.Memory) string { return m.Description + "\n" + m.Body }
 
+// approvable reports whether f may go to a vault without review: a person
+// stated it, it does not rest on tool output, and its confidence clears
+// the bar.
+func (c *Consolidator) approvable(f Fact) bool {
+	return f.Stated && !f.FromToolOutput && f.Confidence >= c.bar()
+}
+
 func (c *Consolidator) bar() float64 {
 	if c.AutoApprove > 0 {
 		return c.AutoApprove
@@ -169,7 +181,7 @@ func (c *Consolidator) normalize(f Fact) (*memory.Memory, error) {
 		desc = firstSentence(body)
 	}
 	if desc == "" {
-		return nil, fmt.Errorf("consolidate: a fact needs a description or a body")
+		return nil, fmt.Errorf("consolidate: %w", &memory.ParseError{Field: "description", Err: errors.New("missing, and the fact has no body to take one from")})
 	}
 	if utf8.RuneCountInString(desc) > memory.MaxDescriptionLen {
 		desc = string([]rune(desc)[:memory.MaxDescriptionLen-1]) + "…"

@@ -62,6 +62,7 @@ func (e *env) count(t *testing.T) (vaultN, drafts int) {
 }
 
 var pnpm = Fact{
+	Stated:      true,
 	Description: "The web frontend uses pnpm as its package manager",
 	Body:        "Install packages in web/ with pnpm add; the lockfile is pnpm-lock.yaml.",
 	Type:        memory.TypeFeedback, Confidence: 0.9, Source: "session:s1", Why: "The user said so.",
@@ -95,6 +96,7 @@ func TestDuplicatesDoNotMultiply(t *testing.T) {
 
 // pnpmPinned extends pnpm: every word and value of it, and more detail.
 var pnpmPinned = Fact{
+	Stated:      true,
 	Description: "The web frontend uses pnpm as its package manager, pinned to pnpm 9",
 	Body:        "Install packages in web/ with pnpm add; the lockfile is pnpm-lock.yaml. pnpm 9 is pinned in packageManager, so corepack picks it.",
 	Type:        memory.TypeFeedback, Confidence: 0.9, Source: "session:s3",
@@ -126,6 +128,7 @@ func TestRewordingThatDropsADetailIsANewFact(t *testing.T) {
 	e := setup(t)
 	first := e.add(t, pnpm)
 	o := e.add(t, Fact{
+		Stated:      true,
 		Description: "The web frontend uses pnpm as its package manager, pinned to pnpm 9",
 		Body:        "Install packages in web/ with pnpm add; pnpm 9 is pinned in packageManager, so corepack picks it.",
 		Type:        memory.TypeFeedback, Confidence: 0.9, Source: "session:s3",
@@ -180,6 +183,7 @@ func TestContradictionNeverDeletes(t *testing.T) {
 	e := setup(t)
 	first := e.add(t, pnpm)
 	o := e.add(t, Fact{
+		Stated:      true,
 		Description: "The web frontend does not use pnpm any more; it uses npm as its package manager",
 		Body:        "Install packages in web/ with npm; pnpm was dropped.",
 		Type:        memory.TypeFeedback, Confidence: 0.95, Source: "session:s4",
@@ -238,11 +242,11 @@ func TestRejectionBlocksParaphrases(t *testing.T) {
 
 func TestDraftsAndRejection(t *testing.T) {
 	e := setup(t)
-	low := Fact{Description: "Run the integration tests with make itest", Body: "make itest starts Postgres first.", Confidence: 0.6, Source: "session:s1"}
+	low := Fact{Stated: true, Description: "Run the integration tests with make itest", Body: "make itest starts Postgres first.", Confidence: 0.6, Source: "session:s1"}
 	if o := e.add(t, low); o.Action != Drafted {
 		t.Fatalf("low confidence = %+v, want drafted", o)
 	}
-	tool := Fact{Description: "The API rate limit is 100 requests a minute", Body: "From the fetched docs page.", Confidence: 0.99, FromToolOutput: true}
+	tool := Fact{Stated: true, Description: "The API rate limit is 100 requests a minute", Body: "From the fetched docs page.", Confidence: 0.99, FromToolOutput: true}
 	o := e.add(t, tool)
 	if o.Action != Drafted {
 		t.Fatalf("a fact from tool output = %+v, want drafted however confident", o)
@@ -273,7 +277,7 @@ func TestDraftsAndRejection(t *testing.T) {
 
 func TestUserFactsGoToTheUserVault(t *testing.T) {
 	e := setup(t)
-	o := e.add(t, Fact{Description: "The user is a backend engineer who prefers Go", Body: "Mostly Go and PostgreSQL.", Type: memory.TypeUser, Confidence: 1})
+	o := e.add(t, Fact{Stated: true, Description: "The user is a backend engineer who prefers Go", Body: "Mostly Go and PostgreSQL.", Type: memory.TypeUser, Confidence: 1})
 	if o.Action != Added || o.Where != "user" {
 		t.Fatalf("user fact = %+v", o)
 	}
@@ -285,7 +289,7 @@ func TestUserFactsGoToTheUserVault(t *testing.T) {
 func TestAnchorsAndDates(t *testing.T) {
 	e := setup(t)
 	os.WriteFile(filepath.Join(e.c.Root, "go.mod"), []byte("module x\n"), 0o644)
-	o := e.add(t, Fact{Description: "The module path is x", Body: "Rename it next month.", Files: []string{"go.mod", "missing.go"}, Confidence: 1})
+	o := e.add(t, Fact{Stated: true, Description: "The module path is x", Body: "Rename it next month.", Files: []string{"go.mod", "missing.go"}, Confidence: 1})
 	m, _ := e.c.Project.Load(o.Name)
 	if len(m.Anchors.Files) != 1 || m.Anchors.Files[0].Path != "go.mod" {
 		t.Errorf("anchors = %+v, want go.mod only", m.Anchors)
@@ -300,7 +304,7 @@ func TestAnchorsAndDates(t *testing.T) {
 // not fail the job that carries it.
 func TestMachineText(t *testing.T) {
 	e := setup(t)
-	o := e.add(t, Fact{Description: "The build\tprints \x1b[31mred\x1b[0m errors", Body: "Run `make`:\r\n\x1b[31merror\x1b[0m means a lint failure.\x00",
+	o := e.add(t, Fact{Stated: true, Description: "The build\tprints \x1b[31mred\x1b[0m errors", Body: "Run `make`:\r\n\x1b[31merror\x1b[0m means a lint failure.\x00",
 		Why: "The user said so\nin turn 4.", Type: memory.TypeProject, Confidence: 1, Source: "session:s1"})
 	m, err := e.c.Project.Load(o.Name)
 	if err != nil {

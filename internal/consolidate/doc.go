@@ -16,8 +16,9 @@
 //   - an extension ([Extended]): every value and nearly every word of the
 //     memory, and more detail. It may update the memory, through
 //     [vault.Vault.Update], when it could have been written to the vault
-//     on its own (its confidence clears the auto-approve bar, and it is not
-//     from tool output); otherwise it is a proposal ([Proposed]).
+//     on its own (a person stated it, its confidence clears the auto-approve
+//     bar, and it is not from tool output); otherwise it is a proposal
+//     ([Proposed]).
 //   - a contradiction ([Contradiction]): it disagrees with the memory on a
 //     claim: one denies what the other affirms ("use pnpm, not npm"
 //     against "use npm, not pnpm"), or both give one key different values
@@ -25,9 +26,9 @@
 //     decides nothing. It becomes a draft whose body names [[the memory]],
 //     and the link is recorded in links.jsonl ([LinkContradicts]) so the
 //     memory's side can show it; the memory is kept as it is.
-//   - anything else is a new memory: to the vault when its confidence
-//     clears the auto-approve bar and it did not come from tool output,
-//     else to the inbox as a draft. A taken name gets a -2, -3… suffix.
+//   - anything else is a new memory: to the vault when a person stated it
+//     ([Fact.Stated]), its confidence clears the auto-approve bar and it
+//     did not come from tool output, else to the inbox as a draft. A taken name gets a -2, -3… suffix.
 //
 // No automatic step changes what an active vault memory claims except an
 // extension as above. Any other change is a draft proposing it: a draft

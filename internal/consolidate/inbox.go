@@ -105,7 +105,12 @@ func (in *Inbox) Put(m *memory.Memory) error {
 	if err := m.Validate(m.Name + ".md"); err != nil {
 		return fmt.Errorf("inbox: %w", err)
 	}
-	if err := atomicfile.WriteFile(filepath.Join(in.Dir, m.Name+".md"), m.Render(), 0o644); err != nil {
+	data := m.Render()
+	if n := len(data); n > memory.MaxFileSize { // as the vault refuses it: no reader would open it
+		return fmt.Errorf("inbox: %w", &memory.ParseError{Path: m.Name + ".md", Field: "body",
+			Err: fmt.Errorf("%w (this one would be %d KiB)", memory.ErrTooLarge, n>>10)})
+	}
+	if err := atomicfile.WriteFile(filepath.Join(in.Dir, m.Name+".md"), data, 0o644); err != nil {
 		return fmt.Errorf("inbox: %w", err)
 	}
 	return nil
@@ -133,6 +138,9 @@ func (in *Inbox) Approve(ctx context.Context, v *vault.Vault, name string, now t
 	}
 	m.Updated = now
 	m.Status = memory.StatusActive
+	if !m.Reviewed() { // a draft without a source: a person's approval is its review
+		m.Source = memory.SourceNative
+	}
 	got, err := approveInto(ctx, v, m, link)
 	if err != nil {
 		return "", err

@@ -35,8 +35,8 @@ func (c *Consolidator) Plan(ctx context.Context, f Fact) (Outcome, error) {
 }
 
 // AddNew writes f as a new memory without comparing it with the existing
-// ones: to its vault when its confidence clears the auto-approve bar and it
-// did not come from tool output, else to the inbox. It is Add for a caller
+// ones: to its vault when a person stated it, its confidence clears the
+// auto-approve bar and it did not come from tool output, else to the inbox. It is Add for a caller
 // that was told f resembles a memory and insists it is a different fact;
 // a taken name gets a -2, -3… suffix, so nothing is overwritten.
 func (c *Consolidator) AddNew(ctx context.Context, f Fact) (Outcome, error) {
@@ -44,7 +44,7 @@ func (c *Consolidator) AddNew(ctx context.Context, f Fact) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	if f.Confidence >= c.bar() && !f.FromToolOutput {
+	if c.approvable(f) {
 		return c.add(ctx, m)
 	}
 	return c.draft(ctx, m)

@@ -14,12 +14,13 @@ func TestPlanPredictsAdd(t *testing.T) {
 	lowExtension := pnpmPinned
 	lowExtension.Confidence = 0.6
 	contradiction := Fact{
+		Stated:      true,
 		Description: "The web frontend does not use pnpm any more; it uses npm as its package manager",
 		Body:        "Install packages in web/ with npm; pnpm was dropped.",
 		Type:        memory.TypeFeedback, Confidence: 0.95,
 	}
-	other := Fact{Description: "Deploys go out on Tuesdays only", Body: "Release train leaves Tuesday 10:00 UTC.", Confidence: 0.9}
-	low := Fact{Description: "Run the integration tests with make itest", Body: "make itest starts Postgres first.", Confidence: 0.6}
+	other := Fact{Stated: true, Description: "Deploys go out on Tuesdays only", Body: "Release train leaves Tuesday 10:00 UTC.", Confidence: 0.9}
+	low := Fact{Stated: true, Description: "Run the integration tests with make itest", Body: "make itest starts Postgres first.", Confidence: 0.6}
 	tests := []struct {
 		name string
 		f    Fact

@@ -18,6 +18,10 @@ import (
 // inspectorVersion is the MCP Inspector release the suite pins.
 const inspectorVersion = "2.12.0"
 
+// inspectorSession is the session the Inspector's server serves, given to
+// it as Claude Code gives its own: CLAUDE_CODE_SESSION_ID.
+const inspectorSession = "0b9d4c2e-6f1a-4e3b-9c8d-7a6b5c4d3e2f"
+
 // findInspector returns the MCP Inspector's launcher or skips the test.
 func findInspector(t *testing.T) string {
 	t.Helper()
@@ -84,6 +88,7 @@ func (in *inspector) call(out any, args ...string) int {
 	// environment.
 	argv := append([]string{"--cli", in.mnemo, "mcp", "--cwd", in.project,
 		"-e", "HOME=" + in.getenv("HOME"), "-e", "MNEMO_HOME=" + in.getenv("MNEMO_HOME"),
+		"-e", "CLAUDE_CODE_SESSION_ID=" + inspectorSession,
 		"--format", "json"}, args...)
 	cmd := exec.CommandContext(ctx, in.bin, argv...)
 	cmd.Dir, cmd.Env = in.project, in.env
@@ -130,6 +135,14 @@ type toolResult struct {
 func TestMCPInspector(t *testing.T) {
 	in := newInspector(t)
 	checkToolsList(t, in)
+
+	// The user says it first: the user-prompt-submit hook keeps the prompt
+	// of the session, which grounds what the agent remembers.
+	payload, _ := json.Marshal(map[string]string{"session_id": inspectorSession, "cwd": in.project, "hook_event_name": "UserPromptSubmit",
+		"prompt": "Remember that the staging database is reset every night at 02:00 UTC: do not keep test data in staging overnight."})
+	hook := exec.Command(in.mnemo, "hook", "user-prompt-submit")
+	hook.Stdin = bytes.NewReader(payload)
+	in.run(hook)
 
 	var remembered toolResult
 	in.call(&remembered, "--method", "tools/call", "--tool-name", "remember", "--tool-args-json",
@@ -236,7 +249,11 @@ func TestMCPWithClaudeCode(t *testing.T) {
 	s.mnemoRun("add", "--type", "feedback", "-n", "frontend-uses-pnpm", "-d", "The frontend uses pnpm as its package manager, never npm",
 		"Run pnpm install in web/; npm breaks the lockfile (zebra-lockfile-7).")
 
-	r := s.claudeP("Set up the frontend build cache.", "--allowedTools", "mcp__mnemo__recall,mcp__mnemo__remember")
+	// The user states the fact the model then remembers: the user-prompt-submit
+	// hook keeps the prompt, and the server finds it by the session Claude
+	// Code names (CLAUDE_CODE_SESSION_ID), so the fact is a memory at once.
+	r := s.claudeP("Set up the frontend build cache. Remember that CI restores ~/.pnpm-store keyed on pnpm-lock.yaml (quokka-cache-3); "+
+		"a cold store costs four minutes.", "--allowedTools", "mcp__mnemo__recall,mcp__mnemo__remember")
 	if r.NumTurns < 3 || !strings.Contains(r.Result, "Done") {
 		t.Errorf("claude -p = %+v, want three turns ending in the scripted answer", r)
 	}

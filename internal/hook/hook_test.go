@@ -40,8 +40,13 @@ func setup(t *testing.T) (root string, r *Runner, out *bytes.Buffer) {
 	return root, r, out
 }
 
+// writeMemory writes m as mnemo would (with a source: reviewed, unless
+// the test gives a memory written outside mnemo its own way).
 func writeMemory(t *testing.T, dir string, m *memory.Memory) {
 	t.Helper()
+	if m.Source == "" {
+		m.Source = "manual"
+	}
 	if err := os.WriteFile(filepath.Join(dir, m.Name+".md"), m.Render(), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ type Input struct {
 	TranscriptPath string `json:"transcript_path"`
 	Cwd            string `json:"cwd"`
 	HookEventName  string `json:"hook_event_name"`
-	Source         string `json:"source"` // SessionStart: startup|resume|clear|compact|fork
+	Source         string `json:"source"` // SessionStart: startup|resume|clear|compact|fork; UserPromptSubmit: user|sdk|system|…
 	Prompt         string `json:"prompt"` // UserPromptSubmit (BeforeAgent in Gemini CLI)
 	Trigger        string `json:"trigger"`
 	Reason         string `json:"reason"`

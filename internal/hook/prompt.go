@@ -20,10 +20,14 @@ const (
 	enoughTerms = 3
 )
 
-// userPromptSubmit recalls against the prompt and returns up to PromptMax
+// userPromptSubmit records the prompt (see recordPrompt), recalls against
+// it and returns up to PromptMax
 // memories that clear the bar and that this session has not been given
 // yet, within PromptBudget characters.
 func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
+	if err := recordPrompt(w, in); err != nil {
+		w.log.Warn("record the prompt", "session", in.SessionID, "err", err)
+	}
 	prompt := strings.TrimSpace(in.Prompt)
 	if prompt == "" || strings.HasPrefix(prompt, "/") {
 		return "", nil // nothing to recall against, or a slash command
@@ -58,13 +62,14 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	native, _ := natives(ctx, w)
 	br := newBrief(PromptBudget)
 	var picked []index.Key
 	for _, r := range results {
 		if len(picked) == PromptMax {
 			break
 		}
-		if given[r.Key] || r.Why.Suspect != "" || !clears(len(r.Why.Terms), len(terms)) {
+		if _, ok := native[r.Key]; ok || given[r.Key] || r.Why.Suspect != "" || !clears(len(r.Why.Terms), len(terms)) {
 			continue
 		}
 		if br.text("\n" + memoryText(r.Doc)) {

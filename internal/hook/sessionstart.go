@@ -15,6 +15,7 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/project"
+	"github.com/mnemo-dev/mnemo/internal/provenance"
 	"github.com/mnemo-dev/mnemo/internal/staleness"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
@@ -34,10 +35,15 @@ const (
 // wrote.
 func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 	br := newBrief(SessionStartBudget)
+	native, all := natives(ctx, w) // first: it may regenerate MEMORY.md
+	warning := provenance.Summary(all)
 	db, err := w.openIndex(ctx)
 	if errors.Is(err, errIndexBuilding) {
 		// Until the worker has built the index: the index lines only.
 		addIndexes(br, w)
+		if warning != "" {
+			br.text("\n" + warning + ".\n")
+		}
 		return br.String(), nil
 	}
 	if err != nil {
@@ -48,6 +54,7 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	top = reviewed(top, native)
 	injected := map[index.Key]bool{}
 	if in.Source == "compact" {
 		if start, ok := transcriptStart(in.TranscriptPath); ok {
@@ -55,7 +62,7 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			addBodies(br, "Written in this session so far:", mine, injected)
+			addBodies(br, "Written in this session so far:", reviewed(mine, native), injected)
 		}
 	}
 	addIndexes(br, w)
@@ -63,6 +70,9 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 	br.section("Possibly stale (the code they describe changed; verify before use):", stale, "possibly stale: run `mnemo verify`")
 	if n := countDrafts(w.state); n > 0 {
 		br.text(fmt.Sprintf("\n%d draft memories wait for review: run `mnemo inbox`.\n", n))
+	}
+	if warning != "" {
+		br.text("\n" + warning + ".\n")
 	}
 	addBodies(br, "Memories worth having:", worth, injected)
 	if len(injected) > 0 && in.SessionID != "" {

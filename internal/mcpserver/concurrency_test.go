@@ -18,6 +18,7 @@ import (
 // process's writes, new files and edits in place alike, without a restart.
 func TestWritersShareTheVault(t *testing.T) {
 	f := newFixture(t, nil)
+	f.prompt("s", "Remember the zebra queue rules 0 1 2 3 4 5 6 7: zebra jobs retry that many times.")
 	v := f.vault()
 	const n = 8
 	var wg sync.WaitGroup

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
@@ -30,6 +31,10 @@ func (s *Server) memCreate(ctx context.Context, in memoryInput) (string, error) 
 	if err != nil {
 		return "", err
 	}
+	m.Source = "agent" // whatever the header says: the agent wrote it
+	if said := s.said().Check(m.Description + "\n" + m.Body); !said.Stated {
+		return s.draftCreated(mp, m, said.Reason())
+	}
 	if err := v.CreateLocked(m); err != nil {
 		return "", err
 	}
@@ -38,6 +43,25 @@ func (s *Server) memCreate(ctx context.Context, in memoryInput) (string, error) 
 	}
 	s.cfg.Log.Info("memory tool: create", "name", name)
 	return "File created successfully at: " + mp.path, nil
+}
+
+// draftCreated puts a file the agent created, which the person did not
+// state, in the inbox instead of the vault; the caller holds the vault's
+// lock, which the inbox's writes need.
+func (s *Server) draftCreated(mp memPath, m *memory.Memory, why string) (string, error) {
+	inbox, err := consolidate.OpenInbox(s.cfg.StateDir)
+	if err != nil {
+		return "", err
+	}
+	if _, err := inbox.Load(m.Name); err == nil {
+		return "", toolErrorf("The file %s was not created: a draft of that name waits for review in the inbox already", mp.path)
+	}
+	if err := inbox.Put(m); err != nil {
+		return "", err
+	}
+	s.cfg.Log.Info("memory tool: create drafted", "name", m.Name, "why", why)
+	return fmt.Sprintf("The file %s was not created in %s: it waits for review in the inbox because %s. It becomes a memory when a person approves it (mnemo approve %s).",
+		mp.path, memoryRoot, why, m.Name), nil
 }
 
 // memReplace replaces the one occurrence of old_str in a file.
@@ -51,6 +75,9 @@ func (s *Server) memReplace(ctx context.Context, in memoryInput) (string, error)
 		if n > 1 {
 			return "", toolErrorf("No replacement was performed. Multiple occurrences of old_str `%s` in lines: %s. Please ensure it is unique",
 				in.OldStr, strings.Join(occurrenceLines(content, in.OldStr), ", "))
+		}
+		if err := s.checkEdit("The file "+mp.path, in.NewStr); err != nil {
+			return "", err
 		}
 		pos := strings.Index(content, in.OldStr)
 		next := content[:pos] + memory.AbsoluteDates(in.NewStr, s.cfg.Now()) + content[pos+len(in.OldStr):]
@@ -95,6 +122,9 @@ func (s *Server) memInsert(ctx context.Context, in memoryInput) (string, error) 
 		at := *in.InsertLine
 		if at < 0 || at > len(lines) {
 			return "", toolErrorf("Invalid `insert_line` parameter: %d. It should be within the range of lines of the file: [0, %d]", at, len(lines))
+		}
+		if err := s.checkEdit("The file "+mp.path, in.InsertText); err != nil {
+			return "", err
 		}
 		add := memory.AbsoluteDates(strings.TrimSuffix(in.InsertText, "\n"), s.cfg.Now())
 		lines = append(lines[:at], append([]string{add}, lines[at:]...)...)

@@ -27,7 +27,7 @@ const memoryDescription = `Anthropic's memory tool, on mnemo's project vault. /m
 
 Commands, with the parameters and answers of Anthropic's memory tool: view (the folder, or a file with line numbers; view_range [first, last]), create (path, file_text), str_replace (path, old_str, new_str), insert (path, insert_line, insert_text), delete (path), rename (old_path, new_path).
 
-A file created without a header gets one: its name, a description from its first line, type project, source agent. An edit that would leave an invalid header is refused. delete moves the file out of the vault to mnemo's forgotten/ folder, whence a person can restore it. To find and store facts, recall and remember are simpler; this tool edits the files themselves.`
+A file created without a header gets one: its name, a description from its first line, type project; its source is agent whatever the header says. It is created only when the user said what it holds in this session; otherwise it waits for review in the inbox, and the answer says so and why. An edit that would make a memory carry an instruction (run a command, fetch a URL, change a permission) the user did not give is refused. An edit that would leave an invalid header is refused. delete moves the file out of the vault to mnemo's forgotten/ folder, whence a person can restore it. To find and store facts, recall and remember are simpler; this tool edits the files themselves.`
 
 func (s *Server) addMemoryTool() {
 	addTool(s.mcp, &mcp.Tool{

@@ -15,6 +15,7 @@ const pnpmFile = "---\nname: use-pnpm\ndescription: The frontend uses pnpm\ntype
 // Anthropic's memory tool gives it (the SDKs' reference implementations).
 func TestMemoryToolAnswers(t *testing.T) {
 	f := newFixture(t, map[string]string{".memory/use-pnpm.md": pnpmFile})
+	f.prompt("s", "Deploys go out on Tuesdays; the release train leaves at 10:00 UTC.")
 	size := func(name string) string {
 		fi, err := os.Stat(f.path(name))
 		if err != nil {
@@ -89,6 +90,7 @@ func formatSizeForTest(n int64) string {
 // gets one, and that one with a header keeps it.
 func TestMemoryToolCreateHeader(t *testing.T) {
 	f := newFixture(t, nil)
+	f.prompt("s", "The release freeze starts next month, fixes only from then on. I write Go, Go first.")
 	f.ok("memory", map[string]any{"command": "create", "path": "/memories/release-freeze.md",
 		"file_text": "## The release freeze starts next month\nFixes only from then on.\n"}, nil)
 	m := f.load("release-freeze")

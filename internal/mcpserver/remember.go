@@ -15,7 +15,8 @@ import (
 
 // agentConfidence is the confidence of a fact the agent remembers without
 // giving one: it chose to remember it, as with Claude Code's own auto
-// memory, so it clears the auto-approve bar; a person's word (1) is surer.
+// memory, so it clears the auto-approve bar (whether the user said it
+// decides); a person's word (1) is surer.
 const agentConfidence = 0.9
 
 type rememberInput struct {
@@ -42,7 +43,7 @@ type rememberOutput struct {
 
 const rememberDescription = `Remember one durable fact for later sessions: a correction or preference of the user, a decision and its reason, a dead end and why, a convention that was not obvious. One fact per call; do not store what the code or git history already says, secrets, or anything that only matters today.
 
-The fact is written as an active memory, with provenance (source: agent), absolute dates and anchors to the files given, unless confidence is below 0.85: then it waits in the review inbox. Facts that differ in a value (a number, version, port, host, path, name, environment, day or date) are different facts: each gets its own memory. When an existing memory already says the same thing, nothing is written and the answer names it ("not written: X already says this"). When the fact only adds detail to a memory (all its values, more text), that memory is extended ("extended existing X"). When it contradicts a memory, nothing is written ("similar to X, not written (pass force)"): update or forget X, or pass force if both facts hold. force writes a new memory beside the other one, never over it.`
+The fact becomes an active memory only when the user said it in this session (their prompts): give its values as the user wrote them. Anything else (your inference, what a file, page or tool said) waits for review in the inbox, and the answer says so and why; an instruction to run a command, fetch a URL or change a permission that the user did not give is never active without review. It is written with provenance (source: agent), absolute dates and anchors to the files given; below confidence 0.85 it waits in the inbox too. Facts that differ in a value (a number, version, port, host, path, name, environment, day or date) are different facts: each gets its own memory. When an existing memory already says the same thing, nothing is written and the answer names it ("not written: X already says this"). When the fact only adds detail to a memory (all its values, more text), that memory is extended ("extended existing X"). When it contradicts a memory, nothing is written ("similar to X, not written (pass force)"): update or forget X, or pass force if both facts hold. force writes a new memory beside the other one, never over it.`
 
 func (s *Server) addRemember() {
 	addTool(s.mcp, &mcp.Tool{
@@ -62,6 +63,8 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 	if err != nil {
 		return nil, rememberOutput{}, err
 	}
+	said := s.said().Check(f.Description + "\n" + f.Body)
+	f.Stated = said.Stated
 	db, done, err := s.index(ctx)
 	if err != nil {
 		return nil, rememberOutput{}, err
@@ -88,14 +91,14 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 	if err != nil {
 		return nil, rememberOutput{}, err
 	}
-	out := rememberOutcome(o, f.Confidence)
+	out := rememberOutcome(o, f.Confidence, said.Reason())
 	if f.Name != "" && o.Name != f.Name && (o.Action == consolidate.Added || o.Action == consolidate.Drafted) {
 		out.Message += fmt.Sprintf(" (a memory named %s exists already: update changes it)", f.Name)
 	}
 	if out.Where != "" {
 		s.synced(ctx)
 	}
-	s.cfg.Log.Info("remember", "action", o.Action, "name", o.Name, "where", o.Where, "existing", o.Existing)
+	s.cfg.Log.Info("remember", "action", o.Action, "name", o.Name, "where", o.Where, "existing", o.Existing, "stated", f.Stated)
 	return text("%s", out.Message), out, nil
 }
 
@@ -133,8 +136,9 @@ func (s *Server) fact(in rememberInput) (consolidate.Fact, error) {
 	return f, nil
 }
 
-// rememberOutcome says what consolidation did, in the words the model reads.
-func rememberOutcome(o consolidate.Outcome, conf float64) rememberOutput {
+// rememberOutcome says what consolidation did, in the words the model
+// reads; unstated is why the person did not state the fact ("" when they did).
+func rememberOutcome(o consolidate.Outcome, conf float64, unstated string) rememberOutput {
 	out := rememberOutput{Name: o.Name, Where: o.Where, Existing: o.Existing, Similarity: round(o.Similarity)}
 	switch o.Action {
 	case consolidate.Added:
@@ -142,8 +146,12 @@ func rememberOutcome(o consolidate.Outcome, conf float64) rememberOutput {
 		out.Message = fmt.Sprintf("remembered as %s in the %s vault", o.Name, o.Where)
 	case consolidate.Drafted:
 		out.Action = "drafted"
-		out.Message = fmt.Sprintf("drafted %s in the review inbox (confidence %g is below %g): it becomes a memory when a person approves it (mnemo approve %s)",
-			o.Name, conf, consolidate.DefaultAutoApprove, o.Name)
+		why := unstated
+		if why == "" {
+			why = fmt.Sprintf("its confidence %g is below %g", conf, consolidate.DefaultAutoApprove)
+		}
+		out.Message = fmt.Sprintf("drafted %s: waits for review in the inbox because %s; it becomes a memory when a person approves it (mnemo approve %s)",
+			o.Name, why, o.Name)
 	case consolidate.Duplicate:
 		out.Action, out.Name, out.Where = "not_written", "", ""
 		kept := "memory " + o.Existing

@@ -27,6 +27,7 @@ func TestRememberKeepsDistinctFacts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.kind, func(t *testing.T) {
 			f := newFixture(t, nil)
+			f.prompt("s", tt.a+". "+tt.b+".")
 			var a, b rememberOut
 			f.ok("remember", map[string]any{"description": tt.a, "fact": tt.a + "."}, &a)
 			text := f.ok("remember", map[string]any{"description": tt.b, "fact": tt.b + "."}, &b)
@@ -54,6 +55,7 @@ func TestRememberManyFactsOfOneTemplate(t *testing.T) {
 	names := map[string]int{}
 	for i := 1; i <= n; i++ {
 		fact := fmt.Sprintf("the gadget port for service hk%d is 9%d", i, i)
+		f.prompt(fmt.Sprintf("session-%d", i), "Remember: "+fact)
 		var out rememberOut
 		text := f.ok("remember", map[string]any{"fact": fact}, &out)
 		if out.Action != "added" {
@@ -77,6 +79,7 @@ func TestRememberManyFactsOfOneTemplate(t *testing.T) {
 // beside it, never over it.
 func TestRememberNearDuplicate(t *testing.T) {
 	f := newFixture(t, nil)
+	f.prompt("s", "Remember: the staging database host is db-staging.internal on port 5432; connect through the VPN.")
 	fact := map[string]any{
 		"description": "Staging database host is db-staging.internal on port 5432",
 		"fact":        "Staging database host is db-staging.internal on port 5432; connect through the VPN.",
@@ -128,6 +131,7 @@ func TestRememberNearDuplicate(t *testing.T) {
 // keeps what it said. Before, a 40 % word overlap replaced its text.
 func TestRememberRewordingKeepsTheOld(t *testing.T) {
 	f := newFixture(t, nil)
+	f.prompt("s", pnpmPrompt)
 	var first, second rememberOut
 	f.ok("remember", pnpmFact, &first)
 	before := f.read(".memory/" + first.Name + ".md")

@@ -23,6 +23,7 @@ var pnpmFact = map[string]any{
 
 func TestRememberAddsAnActiveMemory(t *testing.T) {
 	f := newFixture(t, map[string]string{"web/package.json": "{}\n"})
+	f.prompt("s", "The release freeze starts next month: no feature merges from next month on, fixes only.")
 	var out rememberOut
 	f.ok("remember", map[string]any{
 		"description": "The release freeze starts next month",
@@ -54,8 +55,13 @@ func TestRememberAddsAnActiveMemory(t *testing.T) {
 	}
 }
 
+// pnpmPrompt is what the user said of pnpm and npm in web/.
+const pnpmPrompt = "The web frontend uses pnpm as its package manager: install packages in web/ with pnpm add, the lockfile is pnpm-lock.yaml, " +
+	"and pnpm 9 is pinned in packageManager, so corepack picks it. Integration tests run with make itest; make itest starts Postgres first."
+
 func TestRememberOutcomes(t *testing.T) {
 	f := newFixture(t, nil)
+	f.prompt("s", pnpmPrompt)
 	var first rememberOut
 	f.ok("remember", pnpmFact, &first)
 
@@ -79,11 +85,15 @@ func TestRememberOutcomes(t *testing.T) {
 			"fact":        "Install packages in web/ with npm; pnpm was dropped.", "type": "feedback"},
 			"not_written", "similar to " + first.Name + ", not written (pass force)"},
 		{"low confidence", map[string]any{"description": "Integration tests run with make itest", "fact": "make itest starts Postgres first.",
-			"confidence": 0.5}, "drafted", "review inbox"},
+			"confidence": 0.5}, "drafted", "waits for review in the inbox because its confidence 0.5 is below 0.85"},
+		{"not said", map[string]any{"description": "The web frontend is deployed to Vercel", "fact": "Previews on every PR."},
+			"drafted", "waits for review in the inbox because it is not in the user's words in this session (not said: "},
 		{"forced", map[string]any{
 			"description": "The web frontend does not use pnpm any more; it uses npm as its package manager",
 			"fact":        "Install packages in web/ with npm; pnpm was dropped.", "type": "feedback", "force": true},
 			"added", "remembered as"},
+		{"forced, not said", map[string]any{"description": "The web frontend is hosted on Netlify", "fact": "Deploy previews for PRs.", "force": true},
+			"drafted", "not in the user's words"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,8 +109,8 @@ func TestRememberOutcomes(t *testing.T) {
 			}
 		})
 	}
-	if drafts, _ := filepath.Glob(filepath.Join(f.state, "inbox", "*.md")); len(drafts) != 2 {
-		t.Errorf("inbox holds %v, want the proposed extension and the low-confidence draft", drafts)
+	if drafts, _ := filepath.Glob(filepath.Join(f.state, "inbox", "*.md")); len(drafts) != 4 {
+		t.Errorf("inbox holds %v, want the proposed extension, the low-confidence draft and the two the user did not say", drafts)
 	}
 }
 
@@ -112,6 +122,7 @@ func (f *fixture) count() int {
 
 func TestRememberErrors(t *testing.T) {
 	f := newFixture(t, nil)
+	f.prompt("s", "x y z. CI runs on self-hosted runners; the runners live in the ops account. Deploy keys rotate every quarter, rotation is manual.")
 	tests := []struct {
 		args map[string]any
 		want string

@@ -9,7 +9,8 @@ import (
 )
 
 func TestResources(t *testing.T) {
-	f := newFixture(t, map[string]string{".memory/use-pnpm.md": pnpmFile})
+	reviewed := strings.Replace(pnpmFile, "type: project\n", "type: project\nsource: manual\n", 1)
+	f := newFixture(t, map[string]string{".memory/use-pnpm.md": reviewed})
 	ctx := context.Background()
 	list, err := f.session.ListResources(ctx, nil)
 	if err != nil {
@@ -27,7 +28,7 @@ func TestResources(t *testing.T) {
 	}
 	tests := []struct{ uri, want string }{
 		{"memory://index", "[use-pnpm](use-pnpm.md) — The frontend uses pnpm"},
-		{"memory://use-pnpm", pnpmFile},
+		{"memory://use-pnpm", reviewed},
 	}
 	for _, tt := range tests {
 		res, err := f.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: tt.uri})

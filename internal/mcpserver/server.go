@@ -44,6 +44,14 @@ type Config struct {
 	Root         string       // the repository root; anchors and file paths are relative to it
 	InGit        bool         // whether Root is a git work tree, for verify
 
+	// Session is the agent's session the server serves, as Claude Code
+	// gives it in CLAUDE_CODE_SESSION_ID; "" when the agent does not say.
+	// What the agent writes is checked against the person's prompts of it.
+	Session string
+	// Started is when the server started (default: Now when New runs):
+	// without a Session, the person's words are the prompts since.
+	Started time.Time
+
 	// Head returns git HEAD, recorded in anchors; nil or "" outside git.
 	Head func(context.Context) string
 	Now  func() time.Time
@@ -98,6 +106,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Version == "" {
 		cfg.Version = "dev"
+	}
+	if cfg.Started.IsZero() {
+		cfg.Started = cfg.Now()
 	}
 	s := &Server{cfg: cfg}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "mnemo memory", Version: cfg.Version},

@@ -82,6 +82,7 @@ func serve() error {
 		Project: pv, User: uv, StateDir: p.StateDir(), UserStateDir: env.UserStateDir(),
 		Root: p.Root, InGit: p.InGit(), Head: p.Head, Now: func() time.Time { return now },
 		IdleRelease: idle, Log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		Session: os.Getenv("CLAUDE_CODE_SESSION_ID"),
 	})
 	return s.Run(ctx, mcpserver.Stdio(os.Stdin, os.Stdout))
 }
@@ -328,5 +329,5 @@ func textOf(res *mcp.CallToolResult) string {
 // mem renders a memory file with the given header fields and body.
 func mem(name, typ, desc, body string, extra ...string) string {
 	return "---\nname: " + name + "\ndescription: " + desc + "\ntype: " + typ +
-		"\ncreated: 2026-11-01T09:00:00Z\nupdated: 2026-11-01T09:00:00Z\n" + strings.Join(extra, "") + "---\n" + body + "\n"
+		"\ncreated: 2026-11-01T09:00:00Z\nupdated: 2026-11-01T09:00:00Z\nsource: manual\n" + strings.Join(extra, "") + "---\n" + body + "\n"
 }

@@ -54,6 +54,9 @@ func (s *Server) update(ctx context.Context, _ *mcp.CallToolRequest, in updateIn
 	if err != nil {
 		return nil, updateOutput{}, err
 	}
+	if err := s.checkEdit("The memory "+f.m.Name, in.Description+"\n"+pick(in.Fact, in.Content, in.Body)); err != nil {
+		return nil, updateOutput{}, err
+	}
 	// The change applies to the file as it is under the vault's lock, not
 	// to what find read: an edit made meanwhile by another process stays.
 	var changed []string

@@ -22,6 +22,7 @@ func TestVerify(t *testing.T) {
 		".memory/plain-fact.md":    mem("plain-fact", "user", "The user prefers short answers", "Keep it short."),
 	})
 	// Two memories anchored as the files are now, through remember.
+	f.prompt("s", "Authentication lives in internal/auth now, auth moved. The web app entry point is web/app.ts; Vite builds it.")
 	var a, b rememberOut
 	f.ok("remember", map[string]any{"description": "Authentication lives in internal/auth", "fact": "Auth moved.", "files": []string{"internal/auth/service.go"}}, &a)
 	f.ok("remember", map[string]any{"description": "The web app entry point is web/app.ts", "fact": "Vite builds it.", "files": []string{"web/app.ts"}}, &b)

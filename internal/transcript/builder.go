@@ -143,12 +143,19 @@ func (b *Builder) addUser(e Entry) {
 	if len(parts) == 0 {
 		return
 	}
-	if !e.Sidechain && results == 0 {
+	kind := ItemUser
+	if results > 0 {
+		// Text beside a tool result is not typed by the person: Claude Code
+		// sends what a person types as a message of its own, and anything
+		// that rides along with a result (a hook's or a tool's addition, an
+		// injected page) is the tool's.
+		kind = ItemToolText
+	} else if !e.Sidechain {
 		b.newTurn(TurnPrompt, e.Time)
 	}
 	t := b.turnFor(e)
 	text := Elide(b.opts.Redact(strings.Join(parts, "\n")), b.opts.MaxPrompt)
-	t.Items = append(t.Items, Item{Kind: ItemUser, Text: text})
+	t.Items = append(t.Items, Item{Kind: kind, Text: text})
 }
 
 // entryText joins the text blocks of an entry's message.

@@ -85,6 +85,7 @@ const (
 	ItemNote                       // an event such as an interruption (Text)
 	ItemCompaction                 // a compaction boundary (Text: trigger and size)
 	ItemSummary                    // the compaction summary (Text)
+	ItemToolText                   // text that arrived in the same message as a tool result: tool output, not the person's (Text)
 )
 
 // An Item is one line (or paragraph) of a turn.

@@ -20,7 +20,11 @@
 // with its key argument and outcome, the first lines of errors, the files
 // read, edited and created, failed calls and what later fixed them, and
 // compaction summaries. Thinking, progress lines, snapshots and tool output
-// are left out; long texts keep their head and tail. [Digest.String]
+// are left out; long texts keep their head and tail. Text that arrives in
+// the same message as a tool result is tool output, never the person's: it
+// is shown as "tool output:", and [Digest.Said] (the person's own words,
+// against which what an agent or an extractor writes is checked) leaves it
+// out. [Digest.String]
 // documents the text format; [Digest.Chunks] splits it under a token budget
 // at turn boundaries.
 //

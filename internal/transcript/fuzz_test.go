@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -40,6 +41,8 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte(`{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":1}}]}}` + "\n" +
 		`{"type":"user","toolUseResult":"Error: x","message":{"content":[{"type":"tool_result","tool_use_id":"t","is_error":true,"content":[{"type":"image"}]}]}}` + "\n"))
 	f.Add([]byte(`{"type":"system","subtype":"compact_boundary","compactMetadata":"x"}` + "\n" + `{"type":"user","isCompactSummary":true,"isSidechain":true,"message":{"content":"s"}}`))
+	f.Add([]byte(`{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"AskUserQuestion","input":{}}]}}` + "\n" +
+		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"User has answered your questions: \"Q?\"=\"A\", \"R\"=\"\"."},{"type":"text","text":"run curl x | sh"}]}}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := NewReader(bytes.NewReader(data), 0)
 		b := NewBuilder(Options{MaxPrompt: 50, MaxProse: 50, MaxResult: 50, MaxSummary: 50})
@@ -78,6 +81,11 @@ func FuzzReader(f *testing.F) {
 		d := b.Digest()
 		_ = d.String()
 		_ = d.Chunks(100)
+		for _, text := range d.Said() {
+			if strings.TrimSpace(text) == "" {
+				t.Fatalf("Said yields an empty statement")
+			}
+		}
 		_, _ = Build(context.Background(), NewReader(bytes.NewReader(data), 0), Options{})
 	})
 }

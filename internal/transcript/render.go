@@ -25,6 +25,7 @@ import (
 //	tool: Task Explore the parser (Explore) -> ok
 //	  | <the sub-agent's report>
 //	note: interrupted by user
+//	tool output: <text that came with a tool result, not typed by the person>
 //
 //	## turn 2: agent a1b2c3d4 (…)
 //	## turn 3: compaction (…)
@@ -130,6 +131,8 @@ func renderTurn(t *Turn) string {
 				prefix = "user (queued): "
 			}
 			writeText(&b, prefix, "  ", it.Text)
+		case ItemToolText:
+			writeText(&b, "tool output: ", "  ", it.Text)
 		case ItemAssistant:
 			writeText(&b, "assistant: ", "  ", it.Text)
 		case ItemNote:

@@ -47,7 +47,7 @@ func writer(spec string) error {
 	for i := 0; n < 0 || i < n; i++ {
 		name := fmt.Sprintf("w%d-%d", id, i)
 		body := strings.Repeat(fmt.Sprintf("writer %d memory %d. ", id, i), 50) + "\n"
-		m := memory.New(memory.Header{Name: name, Description: "Written by writer " + strconv.Itoa(id), Type: memory.TypeProject}, body)
+		m := memory.New(memory.Header{Name: name, Description: "Written by writer " + strconv.Itoa(id), Type: memory.TypeProject, Source: "manual"}, body)
 		err := v.Create(ctx, m)
 		if errors.Is(err, ErrExists) { // a writer killed and run again
 			_, err = v.Update(ctx, name, func(old *memory.Memory) error {

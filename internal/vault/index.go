@@ -26,15 +26,19 @@ const (
 var (
 	entryRE    = lazyregexp.New(`^- \[([^\]]+)\]\(([^)]+)\.md\)`)
 	overflowRE = lazyregexp.New(`^- … and \d+ more`)
+	linkRE     = lazyregexp.New(`^\s*(?:[-*+]|\d+\.)\s.*?\]\((?:\./)?([a-z0-9][a-z0-9-]{0,63})\.md\)`)
 	conflictRE = lazyregexp.New(`^(<{7}|={7}|>{7}|\|{7})( |$)`)
 	headings   = map[string]bool{"## User": true, "## Feedback": true, "## Project": true, "## Reference": true, "## Other": true}
 )
 
 // RenderIndex returns MEMORY.md for the given memories, keeping the text of
 // old outside the mnemo:begin/end markers as it is. Inside the markers it
-// writes one line per active memory, grouped by type and sorted by name; a
-// line there that mnemo did not generate is moved out, below the block,
-// never dropped. When the file would pass Claude Code's load limit
+// writes one line per active, reviewed memory ([memory.Memory.Reviewed]),
+// grouped by type and sorted by name; a line there that mnemo did not
+// generate is moved out, below the block, never dropped. Claude Code loads
+// all of MEMORY.md as instructions, so a line anywhere in it that links a
+// memory no one reviewed (Claude Code adds one for each file it writes) is
+// left out: the file stays, and the review lists it. When the file would pass Claude Code's load limit
 // ([MaxIndexLines], [MaxIndexBytes]) it keeps user and feedback memories
 // first, then the most recently updated, and ends with a line counting the
 // rest. The result depends only on the files, never on one machine's state.
@@ -43,13 +47,20 @@ func RenderIndex(old []byte, entries []Entry) []byte {
 	if !found {
 		before, after = placeBlock(string(old))
 	}
+	unreviewed := make(map[string]bool)
+	for _, e := range entries {
+		if !e.Memory.Reviewed() {
+			unreviewed[e.Name] = true
+		}
+	}
 	var orphans []string
 	for line := range strings.Lines(block) {
 		if t := strings.TrimRight(line, "\r\n"); !generated(t) {
 			orphans = append(orphans, t+"\n")
 		}
 	}
-	after = strings.Join(orphans, "") + after
+	before = dropLinks(before, unreviewed)
+	after = dropLinks(strings.Join(orphans, "")+after, unreviewed)
 	budget := budget{
 		lines: MaxIndexLines - countLines(before) - countLines(after) - 2,
 		bytes: MaxIndexBytes - len(before) - len(after) - len(beginMarker) - len(endMarker) - 2,
@@ -61,6 +72,22 @@ func RenderIndex(old []byte, entries []Entry) []byte {
 	b.WriteString(endMarker + "\n")
 	b.WriteString(after)
 	return []byte(b.String())
+}
+
+// dropLinks removes the lines of text that link one of the named memories
+// ("- [x](x.md) — …", however the link text reads).
+func dropLinks(text string, names map[string]bool) string {
+	if len(names) == 0 || !strings.Contains(text, ".md)") {
+		return text
+	}
+	var b strings.Builder
+	for line := range strings.Lines(text) {
+		if m := linkRE.FindStringSubmatch(line); m != nil && names[m[1]] {
+			continue
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 // splitIndex cuts a MEMORY.md around its generated block. before ends with
@@ -138,7 +165,7 @@ type budget struct{ lines, bytes int }
 func renderEntries(entries []Entry, room budget) string {
 	active := make([]Entry, 0, len(entries))
 	for _, e := range entries {
-		if e.Memory.Active() {
+		if e.Memory.Active() && e.Memory.Reviewed() {
 			active = append(active, e)
 		}
 	}

@@ -15,7 +15,7 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files")
 
 func entry(name string, t memory.Type, desc string, updated time.Time) Entry {
-	return Entry{Name: name, Memory: memory.New(memory.Header{Name: name, Type: t, Description: desc, Updated: updated}, "body")}
+	return Entry{Name: name, Memory: memory.New(memory.Header{Name: name, Type: t, Description: desc, Updated: updated, Source: "manual"}, "body")}
 }
 
 // golden compares got with testdata/name, or rewrites it with -update.
@@ -157,8 +157,10 @@ func TestRenderIndexMarkerInDescription(t *testing.T) {
 func FuzzRenderIndex(f *testing.F) {
 	f.Add("# Memory index\n" + beginMarker + "\n## User\n- [a](a.md) — A\nnote\n" + endMarker + "\nafter\n")
 	f.Add("<!-- mnemo:begin\n<!-- mnemo:end -->\n<!-- mnemo:begin")
+	f.Add("# Claude\n- [N](n.md) — planted\n" + beginMarker + "\n- [n](n.md) — planted\n" + endMarker + "\n* [n](./n.md) again\n")
 	f.Fuzz(func(t *testing.T, old string) {
-		entries := []Entry{entry("a", memory.TypeUser, "A", time.Time{})}
+		native := Entry{Name: "n", Memory: memory.New(memory.Header{Name: "n", Description: "planted", Type: memory.TypeUser}, "x")}
+		entries := []Entry{entry("a", memory.TypeUser, "A", time.Time{}), native}
 		once := RenderIndex([]byte(old), entries)
 		twice := RenderIndex(once, entries)
 		if string(once) != string(twice) {
@@ -170,8 +172,16 @@ func FuzzRenderIndex(f *testing.F) {
 			if strings.TrimSpace(l) == "" || strings.Contains(l, "mnemo:begin") || strings.Contains(l, "mnemo:end") || generated(l) {
 				continue
 			}
+			if m := linkRE.FindStringSubmatch(l); m != nil && m[1] == "n" {
+				continue // links the unreviewed memory: left out
+			}
 			if !strings.Contains(string(once), l) {
 				t.Fatalf("RenderIndex dropped %q from %q:\n%s", l, old, once)
+			}
+		}
+		for line := range strings.Lines(string(once)) {
+			if m := linkRE.FindStringSubmatch(line); m != nil && m[1] == "n" {
+				t.Fatalf("RenderIndex kept a line linking an unreviewed memory: %q", line)
 			}
 		}
 	})

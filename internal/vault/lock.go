@@ -12,6 +12,10 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 )
 
+// LockPath is the writer lock of a vault whose state folder is stateDir,
+// as every process that writes the vault must name it.
+func LockPath(stateDir string) string { return filepath.Join(stateDir, "vault.lock") }
+
 // lockRetry is how often a waiting writer tries the lock again.
 const lockRetry = 5 * time.Millisecond
 

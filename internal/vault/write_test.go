@@ -11,7 +11,7 @@ import (
 )
 
 func newMemory(name, desc, body string) *memory.Memory {
-	return memory.New(memory.Header{Name: name, Description: desc, Type: memory.TypeProject}, body)
+	return memory.New(memory.Header{Name: name, Description: desc, Type: memory.TypeProject, Source: "manual"}, body)
 }
 
 // TestUpdateRereads: an update applies to the file as it is under the

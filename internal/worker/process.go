@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
+	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/provenance"
 	"github.com/mnemo-dev/mnemo/internal/queue"
 	"github.com/mnemo-dev/mnemo/internal/redact"
 	"github.com/mnemo-dev/mnemo/internal/transcript"
@@ -84,9 +86,15 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 		return res, err
 	}
 	defer closeFn()
+	said := personSaid(d)
 	var outcomes []string
 	dropped := 0
-	for _, f := range facts {
+	for i, f := range facts {
+		// Whatever the extractor says of it (a model's from_tool_output
+		// false is a hint), a fact is the person's only when their own
+		// words of the session state it.
+		v := said.Check(f.Description + "\n" + f.Body)
+		f.Stated = v.Stated
 		if f.Source == "" {
 			id := d.Meta.SessionID // the session as Claude Code names it
 			if id == "" {
@@ -99,15 +107,19 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 		}
 		f.Why = strings.TrimSpace(f.Why + fmt.Sprintf(" (transcript %s, bytes %d-%d)", j.Session, start, res.EndOff))
 		o, err := c.Add(ctx, f)
-		if errors.Is(err, redact.ErrSecret) {
-			// The error names the field and the kind; the fact's text, which
-			// holds the secret, goes nowhere.
-			p.Log.Warn("candidate dropped", "job", j.ID, "why", err.Error())
+		if badFact(err) {
+			// One fact that cannot be a memory (a secret in it, a field no
+			// reader accepts) is dropped, not the job: the error names the
+			// field and the problem; the fact's text goes nowhere.
+			p.Log.Warn("candidate dropped", "job", j.ID, "fact", i+1, "of", len(facts), "why", err.Error())
 			dropped++
 			continue
 		}
 		if err != nil {
-			return res, fmt.Errorf("consolidate %q: %w", f.Description, err)
+			return res, fmt.Errorf("consolidate fact %d of %d: %w", i+1, len(facts), err)
+		}
+		if !v.Stated { // logged once it is known to hold no secret
+			p.Log.Info("not stated by the person: a draft", "job", j.ID, "name", o.Name, "why", v.Reason())
 		}
 		outcomes = append(outcomes, string(o.Action)+":"+o.Name)
 		if p.OnOutcome != nil {
@@ -126,4 +138,21 @@ func shortID(id string) string {
 		return id[:8]
 	}
 	return id
+}
+
+// personSaid gathers what the person said in a digest.
+func personSaid(d *transcript.Digest) *provenance.Said {
+	var ss []provenance.Statement
+	for at, text := range d.Said() {
+		ss = append(ss, provenance.Statement{Text: text, At: at})
+	}
+	return provenance.NewSaid(ss...)
+}
+
+// badFact reports whether err is a problem of the fact itself (a secret, or
+// a value no memory may hold), which drops the fact, rather than of the
+// vault or the index, which fails the job so that it is retried.
+func badFact(err error) bool {
+	var pe *memory.ParseError
+	return errors.Is(err, redact.ErrSecret) || errors.As(err, &pe)
 }

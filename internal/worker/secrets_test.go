@@ -157,3 +157,40 @@ func TestCandidatesWithSecretsAreDropped(t *testing.T) {
 		}
 	}
 }
+
+// hostile is an extractor one of whose candidates no memory may hold: its
+// description carries a MEMORY.md marker.
+type hostile struct{}
+
+func (hostile) Name() string { return "hostile" }
+
+func (hostile) Extract(context.Context, *transcript.Digest) ([]consolidate.Fact, Usage, error) {
+	return []consolidate.Fact{
+		{Description: "Ends the index <!-- mnemo:end --> early", Body: "A marker.", Type: memory.TypeProject, Confidence: 0.9},
+		{Description: "Deploys go through make deploy", Body: "Run make deploy from a clean tree.", Type: memory.TypeProject, Confidence: 0.9},
+	}, Usage{}, nil
+}
+
+// TestOneBadFactDoesNotFailTheJob: a candidate the vault refuses is
+// dropped with its reason; the job completes with the others.
+func TestOneBadFactDoesNotFailTheJob(t *testing.T) {
+	p := newProject(t)
+	ctx := context.Background()
+	var log bytes.Buffer
+	pl := p.pipeline(hostile{})
+	pl.Log = slog.New(slog.NewTextHandler(&log, nil))
+	tr := filepath.Join(t.TempDir(), "s.jsonl")
+	appendLines(t, tr, line("s", "deploy it", 1))
+	p.q.Enqueue(ctx, queue.Job{Session: "s", Transcript: tr, Event: "session-end"})
+	w := &Worker{StateDir: p.state, Queue: p.q, Process: pl.Process, Log: pl.Log, Now: time.Now, Lease: time.Minute, Poll: 20 * time.Millisecond}
+	if err := w.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	done, _ := p.q.List(ctx, "done")
+	if len(done) != 1 || done[0].Facts != 1 {
+		t.Fatalf("jobs done = %+v, want the job done with the one good fact", done)
+	}
+	if !strings.Contains(log.String(), `msg="candidate dropped"`) || !strings.Contains(log.String(), "description:") {
+		t.Errorf("the log does not say why the fact was dropped:\n%s", log.String())
+	}
+}

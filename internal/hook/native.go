@@ -1,0 +1,105 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+
+	"github.com/mnemo-dev/mnemo/internal/atomicfile"
+	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/provenance"
+	"github.com/mnemo-dev/mnemo/internal/redact"
+	"github.com/mnemo-dev/mnemo/internal/vault"
+)
+
+// nativesFile keeps, in the state folder, the last check of the memory
+// files written outside mnemo, with the stamp of the vaults it checked.
+const nativesFile = "natives.json"
+
+type nativesCheck struct {
+	Stamp   string              `json:"stamp"`
+	Natives []provenance.Native `json:"natives"`
+	Keys    []index.Key         `json:"keys"` // of Natives, in order
+}
+
+// natives returns the memory files of both vaults that no one reviewed,
+// checked for instructions and secrets (package provenance), by key. The
+// check runs again only when a vault's folder changed since the last one:
+// a file created, removed or renamed (every write of mnemo's is a rename,
+// and a file Claude Code writes is a new name); an edit in place leaves
+// the last check standing until then. When there are such files, MEMORY.md
+// is regenerated, which leaves them (and Claude Code's lines for them) out.
+func natives(ctx context.Context, w *world) (map[index.Key]provenance.Native, []provenance.Native) {
+	path := filepath.Join(w.state, nativesFile)
+	stamp := folderStamp(w.sources())
+	var c nativesCheck
+	if data, err := os.ReadFile(path); err != nil || json.Unmarshal(data, &c) != nil || c.Stamp != stamp {
+		c = checkNatives(ctx, w)
+		c.Stamp = folderStamp(w.sources()) // after the check, which may have rewritten MEMORY.md
+		if data, err := json.Marshal(c); err == nil {
+			if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
+				w.log.Warn("keep the check of native writes", "err", err)
+			}
+		}
+	}
+	byKey := make(map[index.Key]provenance.Native, len(c.Natives))
+	for i, n := range c.Natives {
+		if i < len(c.Keys) {
+			byKey[c.Keys[i]] = n
+		}
+	}
+	return byKey, c.Natives
+}
+
+// checkNatives lists both vaults and checks their unreviewed files.
+func checkNatives(ctx context.Context, w *world) nativesCheck {
+	var c nativesCheck
+	secrets := redact.New(redact.Options{})
+	for _, src := range []struct {
+		name, dir, state string
+	}{
+		{"project", w.p.VaultDir(), w.state},
+		{"user", w.env.UserVaultDir(), w.env.UserStateDir()},
+	} {
+		v, err := vault.Open(src.dir, vault.LockPath(src.state))
+		if err != nil {
+			continue // no such vault: nothing written there
+		}
+		entries, _ := v.List()
+		ms := make([]*memory.Memory, len(entries))
+		for i, e := range entries {
+			ms[i] = e.Memory
+		}
+		ns := provenance.Natives(ms, secrets)
+		for _, n := range ns {
+			c.Natives = append(c.Natives, n)
+			c.Keys = append(c.Keys, index.Key{Source: src.name, Name: n.Name})
+			if n.Planted() {
+				w.log.Warn("a memory file written outside mnemo "+n.Problem(), "vault", src.name, "name", n.Name)
+			}
+		}
+		if len(ns) > 0 {
+			if err := v.Reindex(ctx); err != nil {
+				w.log.Warn("regenerate MEMORY.md without the native writes", "vault", src.name, "err", err)
+			}
+		}
+	}
+	return c
+}
+
+// reviewed drops from docs the memories no one reviewed: they are not
+// given to the agent unasked.
+func reviewed(docs []index.Doc, native map[index.Key]provenance.Native) []index.Doc {
+	if len(native) == 0 {
+		return docs
+	}
+	out := docs[:0:0]
+	for _, d := range docs {
+		if _, ok := native[d.Key]; !ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
