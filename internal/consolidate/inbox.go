@@ -102,15 +102,10 @@ func (in *Inbox) Put(m *memory.Memory) error {
 	if err := vault.Secrets(m); err != nil {
 		return fmt.Errorf("inbox: %w", err)
 	}
-	if err := m.Validate(m.Name + ".md"); err != nil {
+	if err := vault.CheckReadable(m, m.Name+".md"); err != nil {
 		return fmt.Errorf("inbox: %w", err)
 	}
-	data := m.Render()
-	if n := len(data); n > memory.MaxFileSize { // as the vault refuses it: no reader would open it
-		return fmt.Errorf("inbox: %w", &memory.ParseError{Path: m.Name + ".md", Field: "body",
-			Err: fmt.Errorf("%w (this one would be %d KiB)", memory.ErrTooLarge, n>>10)})
-	}
-	if err := atomicfile.WriteFile(filepath.Join(in.Dir, m.Name+".md"), data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(in.Dir, m.Name+".md"), m.Render(), 0o644); err != nil {
 		return fmt.Errorf("inbox: %w", err)
 	}
 	return nil

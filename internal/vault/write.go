@@ -170,13 +170,23 @@ func (v *Vault) check(m *memory.Memory) error {
 	if err := v.checkSecrets(m); err != nil {
 		return err
 	}
-	file := m.Name + ".md"
-	if err := m.Validate(v.rel(file)); err != nil {
+	if err := CheckReadable(m, v.rel(m.Name+".md")); err != nil {
 		return fmt.Errorf("vault: %w", err)
 	}
+	return nil
+}
+
+// CheckReadable reports every problem that would make a reader refuse m
+// written as file: its header ([memory.Memory.Validate]) and its size
+// against [memory.MaxFileSize], the one limit readers and writers share.
+// Every writer of memory files (the vault's door, the inbox) calls it.
+func CheckReadable(m *memory.Memory, file string) error {
+	if err := m.Validate(file); err != nil {
+		return err
+	}
 	if n := len(m.Render()); n > memory.MaxFileSize {
-		return fmt.Errorf("vault: %w", &memory.ParseError{Path: v.rel(file), Field: "body",
-			Err: fmt.Errorf("%w (this one would be %d KiB)", memory.ErrTooLarge, n>>10)})
+		return &memory.ParseError{Path: file, Field: "body",
+			Err: fmt.Errorf("%w (this one would be %d KiB)", memory.ErrTooLarge, n>>10)}
 	}
 	return nil
 }
