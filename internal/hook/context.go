@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/fence"
+	"github.com/mnemo-dev/mnemo/internal/redact"
 )
 
 // Budgets, in characters: Claude Code caps hook output at 10,000 and moves
@@ -37,15 +38,20 @@ func newBrief(budget int) *brief {
 }
 
 func (br *brief) write(s string) {
-	s = fence.Memory.Escape(s)
+	s = inFence(s)
 	br.b.WriteString(s)
 	br.left -= utf8.RuneCountInString(s)
 }
 
 // fits reports whether s fits in what is left.
 func (br *brief) fits(s string) bool {
-	return utf8.RuneCountInString(fence.Memory.Escape(s)) <= br.left
+	return utf8.RuneCountInString(inFence(s)) <= br.left
 }
+
+// inFence is s as it may stand inside the fence: without secrets (a vault
+// file written by hand can hold one; writes through mnemo cannot) and
+// escaped so that it cannot close the fence.
+func inFence(s string) string { return fence.Memory.Escape(redact.String(s)) }
 
 // section adds a titled list of lines, as many as fit, then a line saying
 // how many were left out and where to find them.
