@@ -94,3 +94,30 @@ func TestOversizedWritesRefused(t *testing.T) {
 		t.Errorf("MEMORY.md lost the runbook:\n%s", idx)
 	}
 }
+
+// TestReadsRedactSecrets: a secret written into a vault file by hand
+// (no write path of mnemo accepts one) is not given to the agent by get,
+// recall, the memory tool's view or the memory resource.
+func TestReadsRedactSecrets(t *testing.T) {
+	token := "ghp_" + "8kL2mN9vQ4rT7xW1cB5zH3jF6pS0gA2eY4uI"
+	f := newFixture(t, map[string]string{".memory/registry-login.md": mem("registry-login", "feedback",
+		"Log in to the package registry as the release bot", "The bot token is "+token+"; publish after logging in.", "source: manual\n")})
+	answers := map[string]string{
+		"get":    textOf(f.call("get", map[string]any{"name": "registry-login"})),
+		"recall": textOf(f.call("recall", map[string]any{"query": "package registry release bot login"})),
+		"view":   textOf(f.call("memory", map[string]any{"command": "view", "path": "/memories/registry-login.md"})),
+	}
+	res, err := f.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "memory://registry-login"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers["resource"] = res.Contents[0].Text
+	for what, text := range answers {
+		if !strings.Contains(text, "registry") {
+			t.Errorf("%s did not answer with the memory: %q", what, text)
+		}
+		if strings.Contains(text, token) || strings.Contains(text, "8kL2mN9vQ4rT7xW1cB5zH3jF6pS0gA2eY4uI") {
+			t.Errorf("%s gave the agent the token: %q", what, text)
+		}
+	}
+}

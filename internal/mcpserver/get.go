@@ -83,7 +83,9 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (
 		SupersededBy: m.SupersededBy, Tags: m.Tags, Note: staleNote,
 		Created: date(m.Created), Updated: date(m.Updated), ReviewBy: date(m.ReviewBy),
 	}
-	body := m.Body[min(start, len(m.Body)):]
+	out.Description, out.Why = shown(out.Description), shown(out.Why)
+	whole := shown(m.Body) // before paging, so a page boundary cannot split a secret
+	body := whole[min(start, len(whole)):]
 	page, more := cut(body, bodyPage)
 	out.Body = page
 	if more {

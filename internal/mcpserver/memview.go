@@ -39,7 +39,7 @@ func (s *Server) memView(in memoryInput) (string, error) {
 	if err != nil {
 		return "", fileError(mp, err)
 	}
-	return viewFile(mp.path, string(data), in.ViewRange), nil
+	return viewFile(mp.path, shown(string(data)), in.ViewRange), nil
 }
 
 // viewFolder lists the vault's visible files, as Anthropic's tool lists a

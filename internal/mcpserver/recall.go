@@ -193,11 +193,11 @@ func (s *Server) repoPath(p string) string {
 // recalledOf turns a packed result into what the model reads.
 func (s *Server) recalledOf(p recall.Packed) recalled {
 	r := recalled{
-		Name: p.Name, Vault: p.Source, Type: string(p.Type), Description: p.Description,
+		Name: p.Name, Vault: p.Source, Type: string(p.Type), Description: shown(p.Description),
 		Score: round(p.Score), Confidence: p.Confidence, Files: p.Files, Why: whyText(p.Why),
 	}
 	if p.Full {
-		r.Body = strings.TrimSpace(p.Body)
+		r.Body = strings.TrimSpace(shown(p.Body))
 	} else {
 		r.BodyOmitted = true
 	}

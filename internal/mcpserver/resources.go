@@ -59,5 +59,5 @@ func (s *Server) readMemory(_ context.Context, req *mcp.ReadResourceRequest) (*m
 }
 
 func markdown(uri, text string) *mcp.ReadResourceResult {
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: text}}}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: shown(text)}}}
 }
