@@ -1,0 +1,20 @@
+// Package embed turns text into sentence vectors with Universal Sentence
+// Encoder lite (Google; Apache-2.0, see NOTICE), in pure Go: a
+// SentencePiece tokenizer with an 8,000-piece vocabulary, then a
+// two-layer transformer whose token vectors are averaged into one vector
+// of 512 values, of length 1. Texts are cut at 128 tokens. The model
+// reads English; other text gets mostly unknown tokens.
+//
+// The weights are built into the binary as int8 (model.bin, 7.2 MB,
+// written by gen/pack from the pinned npm tarball; see gen/regen.sh).
+// [Load] reads only their directory and the vocabulary; the first
+// [Model.Embed] decodes the matrices, except the embedding table, of
+// which each call decodes only the rows of its tokens.
+//
+// The tokenizer and the encoder follow the reference JavaScript runtime
+// (@energetic-ai/embeddings 0.2.0 on TensorFlow.js) operation for
+// operation; testdata/golden.json holds the reference's token ids and
+// vectors for fixed texts (gen/ref/golden.js), which the tests compare.
+//
+// A [Model] is safe for concurrent use.
+package embed

