@@ -98,9 +98,12 @@ func runAdd(ctx context.Context, f *Factory, opts addOptions) error {
 	}, "")
 	switch {
 	case len(opts.body) == 1 && opts.body[0] == "-":
-		data, err := io.ReadAll(f.IO.In)
+		data, err := io.ReadAll(io.LimitReader(f.IO.In, memory.MaxFileSize+1)) // more is refused below
 		if err != nil {
 			return fmt.Errorf("read stdin: %w", err)
+		}
+		if err := memory.CheckSize("stdin", "body", len(data)); err != nil {
+			return err
 		}
 		m.Body = string(data)
 	case len(opts.body) > 0:

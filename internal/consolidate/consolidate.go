@@ -172,6 +172,10 @@ func (c *Consolidator) bar() float64 {
 // normalize turns a fact into a valid memory: one-line description, a
 // name, absolute dates, anchors for the files that exist.
 func (c *Consolidator) normalize(f Fact) (*memory.Memory, error) {
+	// Too large to keep: refused before the costly passes over its text.
+	if err := memory.CheckSize("", "body", len(f.Description)+len(f.Body)+len(f.Why)); err != nil {
+		return nil, fmt.Errorf("consolidate: %w", err)
+	}
 	if err := refuseSecrets(f); err != nil {
 		return nil, err
 	}

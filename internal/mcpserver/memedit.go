@@ -18,6 +18,9 @@ func (s *Server) memCreate(ctx context.Context, in memoryInput) (string, error) 
 	if err != nil {
 		return "", err
 	}
+	if err := memory.CheckSize(mp.file, "file_text", len(in.FileText)); err != nil {
+		return "", err
+	}
 	v := s.cfg.Project
 	unlock, err := v.Lock(ctx)
 	if err != nil {
@@ -160,6 +163,9 @@ func (s *Server) edit(ctx context.Context, path string, change func(memPath, str
 	}
 	next, err := change(mp, string(data))
 	if err != nil {
+		return err
+	}
+	if err := memory.CheckSize(mp.file, "", len(next)); err != nil {
 		return err
 	}
 	m, err := memory.Parse(mp.file, []byte(next))

@@ -54,6 +54,9 @@ func (s *Server) update(ctx context.Context, _ *mcp.CallToolRequest, in updateIn
 	if err != nil {
 		return nil, updateOutput{}, err
 	}
+	if err := memory.CheckSize(f.m.Name+".md", "body", len(in.Description)+len(pick(in.Fact, in.Content, in.Body))); err != nil {
+		return nil, updateOutput{}, err
+	}
 	if err := s.checkEdit("The memory "+f.m.Name, in.Description+"\n"+pick(in.Fact, in.Content, in.Body)); err != nil {
 		return nil, updateOutput{}, err
 	}

@@ -56,3 +56,14 @@ func Problems(err error) []error {
 	}
 	return []error{err}
 }
+
+// CheckSize reports, as a [*ParseError] on field, a memory text of size
+// bytes that would make its file larger than [MaxFileSize]: the one limit
+// readers and writers share. Writers call it before any costly work on a
+// text too large to keep.
+func CheckSize(file, field string, size int) error {
+	if size <= MaxFileSize {
+		return nil
+	}
+	return &ParseError{Path: file, Field: field, Err: fmt.Errorf("%w (this one would be %d KiB)", ErrTooLarge, size>>10)}
+}

@@ -184,9 +184,5 @@ func CheckReadable(m *memory.Memory, file string) error {
 	if err := m.Validate(file); err != nil {
 		return err
 	}
-	if n := len(m.Render()); n > memory.MaxFileSize {
-		return &memory.ParseError{Path: file, Field: "body",
-			Err: fmt.Errorf("%w (this one would be %d KiB)", memory.ErrTooLarge, n>>10)}
-	}
-	return nil
+	return memory.CheckSize(file, "body", len(m.Render()))
 }
