@@ -5,9 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mnemo-dev/mnemo/internal/childenv"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -36,34 +36,10 @@ func claudeArgs(model, system string) []string {
 	}
 }
 
-// keptClaudeVars are the CLAUDE_CODE_* variables a child keeps: they say
-// how to reach and authenticate with the model (Bedrock, Vertex, an OAuth
-// token, client certificates) or turn off network traffic, not which
-// session is running. Every other CLAUDE_CODE_* variable, and CLAUDECODE,
-// may mark the parent session and is removed.
-var keptClaudeVars = []string{
-	"CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY",
-	"CLAUDE_CODE_SKIP_BEDROCK_AUTH", "CLAUDE_CODE_SKIP_VERTEX_AUTH", "CLAUDE_CODE_SKIP_FOUNDRY_AUTH",
-	"CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_API_KEY_HELPER_TTL_MS",
-	"CLAUDE_CODE_CLIENT_CERT", "CLAUDE_CODE_CLIENT_KEY", "CLAUDE_CODE_CLIENT_KEY_PASSPHRASE",
-	"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC",
-}
-
 // childEnv returns env without the parent session's markers and with
 // MNEMO_CHILD=1, which makes every mnemo hook in the child exit at once.
 func childEnv(env []string) []string {
-	out := make([]string, 0, len(env)+1)
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		switch {
-		case k == "CLAUDECODE" || k == "MNEMO_CHILD":
-			continue
-		case strings.HasPrefix(k, "CLAUDE_CODE_") && !slices.Contains(keptClaudeVars, k):
-			continue
-		}
-		out = append(out, kv)
-	}
-	return append(out, "MNEMO_CHILD=1")
+	return append(childenv.Scrub(env), "MNEMO_CHILD=1")
 }
 
 // claudePath finds the claude binary.

@@ -3,10 +3,10 @@ package queue
 import (
 	"errors"
 	"fmt"
+	"github.com/mnemo-dev/mnemo/internal/childenv"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 
 	"github.com/gofrs/flock"
@@ -54,16 +54,6 @@ func SpawnWorker(exe string, args []string, stateDir string, env []string) error
 }
 
 // ScrubEnv removes what marks a process as running inside an agent session
-// (CLAUDECODE, CLAUDE_CODE_*, CLAUDE_ENV_FILE) and MNEMO_CHILD, which only
-// the sessions mnemo itself starts may carry.
-func ScrubEnv(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		if k == "CLAUDECODE" || strings.HasPrefix(k, "CLAUDE_CODE_") || k == "MNEMO_CHILD" || k == "CLAUDE_ENV_FILE" {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
-}
+// and MNEMO_CHILD, keeping what the claude child needs to reach the model
+// ([childenv.Scrub]).
+func ScrubEnv(env []string) []string { return childenv.Scrub(env) }
