@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -233,6 +234,22 @@ func TestAnthropicRepair(t *testing.T) {
 		}
 		if n := len(model.Requests()); n != 2 || u.Calls != 2 {
 			t.Errorf("%d requests, %d calls; want 2 (one repair, no more)", n, u.Calls)
+		}
+	})
+	t.Run("one bad item twice: the good ones are kept", func(t *testing.T) {
+		good := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(goodReply), "["), "]")
+		mixed := "[" + good + `,{"description":"d","fact":"f","type":"proj","category":"decision","confidence":0.5}]`
+		model := fakeapi.New(t, fakeapi.Reply{Text: mixed}, fakeapi.Reply{Text: mixed})
+		var log strings.Builder
+		cfg := testConfig(ProviderAnthropic, model.URL())
+		cfg.Logger = slog.New(slog.NewTextHandler(&log, nil))
+		x := newExtractor(t, cfg)
+		got, _, err := x.Extract(context.Background(), testProject(t))
+		if err != nil || len(got) != 1 {
+			t.Fatalf("Extract = %+v, %v; want the one valid candidate", got, err)
+		}
+		if !strings.Contains(log.String(), "invalid items dropped") || !strings.Contains(log.String(), `[1].type: \"proj\"`) {
+			t.Errorf("the log does not say what was dropped and why:\n%s", log.String())
 		}
 	})
 	t.Run("a refusal in prose", func(t *testing.T) {

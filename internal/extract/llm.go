@@ -76,6 +76,7 @@ func (x *llm) extractChunk(ctx context.Context, g *guard, chunk string, i, n int
 		Messages:  []message{{Role: "user", Text: digestMessage(chunk, i, n)}},
 		MaxTokens: x.cfg.MaxOutputTokens,
 	}
+	var first []Candidate // the valid items of the first reply, should the repair do worse
 	for attempt := 0; ; attempt++ {
 		if err := g.allow(ctx, req.estimate()); err != nil {
 			return nil, u, err
@@ -99,8 +100,18 @@ func (x *llm) extractChunk(ctx context.Context, g *guard, chunk string, i, n int
 			problems = append([]string{"the reply was cut off at the output limit: give fewer and shorter items"}, problems...)
 		}
 		if attempt > 0 {
-			return nil, u, &OutputError{Provider: x.name, Raw: rep.Text, Problems: problems}
+			if len(cands) < len(first) {
+				cands = first
+			}
+			if len(cands) == 0 {
+				return nil, u, &OutputError{Provider: x.name, Raw: rep.Text, Problems: problems}
+			}
+			// Keep the valid items; say which were dropped and why, with the reply.
+			x.cfg.Logger.Warn("extract: invalid items dropped", "provider", x.name, "kept", len(cands),
+				"problems", problems, "raw", x.cfg.Redactor.String(excerpt(rep.Text, 4000)))
+			return cands, u, nil
 		}
+		first = cands
 		x.cfg.Logger.Debug("extract: invalid reply, asking for a repair", "provider", x.name, "problems", problems)
 		prev := rep.Text
 		if strings.TrimSpace(prev) == "" {

@@ -100,8 +100,10 @@ func fileLike(p string) bool {
 	return false
 }
 
-// parseReply validates a model's reply and returns its candidates, or the
-// problems found, every one of them. A reply is a JSON array of objects
+// parseReply validates a model's reply and returns its valid candidates
+// and the problems found, every one of them. A problem of the reply as a
+// whole (not JSON, too many items) leaves no candidate; a problem of one
+// item drops that item only, so a caller can keep the others. A reply is a JSON array of objects
 // with the keys of [wireKeys]; one Markdown code fence around it is
 // tolerated. Enum values are compared without regard to case and space;
 // a name that is not a valid slug is dropped (the caller slugs the
@@ -141,10 +143,7 @@ func parseReply(raw string, ps paths) ([]Candidate, []string) {
 		names[c.Name] = i
 		out = append(out, c)
 	}
-	if len(problems) > 0 {
-		return nil, problems
-	}
-	return out, nil
+	return out, problems
 }
 
 // unfence trims raw and removes one Markdown code fence around it.
