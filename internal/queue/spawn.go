@@ -3,13 +3,13 @@ package queue
 import (
 	"errors"
 	"fmt"
-	"github.com/mnemo-dev/mnemo/internal/childenv"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 
 	"github.com/gofrs/flock"
+
+	"github.com/mnemo-dev/mnemo/internal/childenv"
 )
 
 // WorkerLockFile is the lock the one worker of a state folder holds.
@@ -30,7 +30,7 @@ func WorkerRunning(stateDir string) bool {
 }
 
 // SpawnWorker starts exe with args as a detached worker: in a new session
-// (so the agent's teardown does not kill it), stdio closed, and the
+// or process group of its own (so the agent's teardown does not kill it), stdio closed, and the
 // environment scrubbed of the agent's session variables, which would
 // otherwise leak into everything the worker starts. It does not wait.
 // It starts nothing when a worker already runs for stateDir.
@@ -41,7 +41,7 @@ func SpawnWorker(exe string, args []string, stateDir string, env []string) error
 	cmd := exec.Command(exe, args...)
 	cmd.Env = ScrubEnv(env)
 	cmd.Dir = stateDir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	detach(cmd)
 	// Nil stdio is /dev/null: the worker never writes into the hook's pipes,
 	// so the agent does not wait for it.
 	if err := cmd.Start(); err != nil {
