@@ -10,12 +10,13 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // SchemaVersion is stored in PRAGMA user_version. An index.db with another
@@ -120,7 +121,7 @@ func (db *DB) recover(err error) error {
 // through a memory map rather than one read call each, which saved a hook's
 // recall in a new process ~1.5 of its 10 ms here, where system calls are slow.
 func (db *DB) open(ctx context.Context) error {
-	dsn := "file:" + uriPath.Replace(db.path) + "?_pragma=busy_timeout(" + fmt.Sprint(DefaultBusyTimeout.Milliseconds()) + ")" +
+	dsn := sqlitefile.URI(db.path, "") + "?_pragma=busy_timeout(" + fmt.Sprint(DefaultBusyTimeout.Milliseconds()) + ")" +
 		"&_pragma=journal_mode(wal)&_pragma=synchronous(normal)&_pragma=foreign_keys(1)" +
 		"&_pragma=cache_size(-131072)&_pragma=temp_store(memory)&_pragma=mmap_size(1073741824)&_txlock=immediate"
 	s := sql.OpenDB(newConnector(dsn, db.history))
@@ -241,9 +242,6 @@ func isNotDatabase(err error) bool {
 	code := se.Code() & 0xff
 	return code == sqlite3.SQLITE_NOTADB || code == sqlite3.SQLITE_CORRUPT
 }
-
-// uriPath escapes what SQLite's URI parser would read as syntax in a path.
-var uriPath = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 
 // removeDB deletes a database file and its WAL, shared-memory and
 // rollback journal files.

@@ -10,6 +10,7 @@ import (
 	"modernc.org/sqlite"
 
 	"github.com/mnemo-dev/mnemo/internal/migration"
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // HistoryFileName is the history's file, beside the index. It holds what
@@ -123,7 +124,7 @@ func (db *DB) migrateHistory(ctx context.Context) error {
 	if migration.Applied(ctx, db.sql, "history.migrations", names) {
 		return nil
 	}
-	s, err := sql.Open("sqlite", "file:"+uriPath.Replace(db.history)+"?_pragma=busy_timeout("+fmt.Sprint(DefaultBusyTimeout.Milliseconds())+")"+
+	s, err := sql.Open("sqlite", sqlitefile.URI(db.history, "")+"?_pragma=busy_timeout("+fmt.Sprint(DefaultBusyTimeout.Milliseconds())+")"+
 		"&_pragma=journal_mode("+historyJournal+")&_pragma=synchronous("+historySync+")&_txlock=immediate")
 	if err != nil {
 		return err

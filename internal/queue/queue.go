@@ -14,6 +14,7 @@ import (
 	_ "modernc.org/sqlite" // the database/sql driver
 
 	"github.com/mnemo-dev/mnemo/internal/migration"
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // FileName is the queue's file in a state folder.
@@ -39,8 +40,8 @@ func Open(ctx context.Context, stateDir string) (*Queue, error) {
 	path := filepath.Join(stateDir, FileName)
 	// busy_timeout: a hook and the worker write at once; _txlock=immediate
 	// takes the write lock at BEGIN so two writers never deadlock upgrading.
-	dsn := "file:" + path + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(wal)" +
-		"&_pragma=synchronous(normal)&_txlock=immediate"
+	dsn := sqlitefile.URI(path, "_pragma=busy_timeout(5000)&_pragma=journal_mode(wal)"+
+		"&_pragma=synchronous(normal)&_txlock=immediate")
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("queue: open %s: %w", path, err)
