@@ -21,12 +21,17 @@ const drainTimeout = 30 * time.Second
 // client that writes its requests and closes its end of the pipe (a
 // script, `mnemo mcp < requests.jsonl`) still gets every answer. Neither
 // stream is closed.
+//
+// Every message passes a guard first: one the SDK could not decode (which
+// would end the connection) is answered with a JSON-RPC error and dropped,
+// and the server goes on.
 func Stdio(in io.Reader, out io.Writer) mcp.Transport {
 	d := &drain{}
 	d.cond = sync.NewCond(&d.mu)
+	lw := &lockedWriter{w: out}
 	return &mcp.IOTransport{
-		Reader: &drainReader{r: in, d: d},
-		Writer: &countingWriter{w: out, d: d},
+		Reader: &drainReader{r: in, d: d, g: &guard{out: lw}},
+		Writer: &countingWriter{w: lw, d: d},
 	}
 }
 
@@ -81,23 +86,38 @@ func lines(partial *[]byte, buf []byte, fn func(line []byte)) {
 }
 
 type drainReader struct {
-	r       io.Reader
-	d       *drain
-	partial []byte
+	r     io.Reader
+	d     *drain
+	g     *guard
+	buf   []byte
+	ready []byte // lines the guard passed, not yet read by the SDK
+	err   error  // what the last read of r returned
 }
 
 func (dr *drainReader) Read(p []byte) (int, error) {
-	n, err := dr.r.Read(p)
-	lines(&dr.partial, p[:n], func(line []byte) {
-		var m message
-		if json.Unmarshal(line, &m) == nil && m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
-			dr.d.add(1) // a request: an answer is owed
+	for len(dr.ready) == 0 {
+		if dr.err != nil {
+			if dr.err == io.EOF {
+				dr.d.wait()
+			}
+			return 0, dr.err
 		}
-	})
-	if err == io.EOF {
-		dr.d.wait()
+		if dr.buf == nil {
+			dr.buf = make([]byte, 64<<10)
+		}
+		n, err := dr.r.Read(dr.buf)
+		pass := dr.g.feed(dr.buf[:n], err == io.EOF)
+		for line := range bytes.Lines(pass) {
+			var m message
+			if json.Unmarshal(line, &m) == nil && m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
+				dr.d.add(1) // a request: an answer is owed
+			}
+		}
+		dr.ready, dr.err = append(dr.ready, pass...), err
 	}
-	return n, err
+	n := copy(p, dr.ready)
+	dr.ready = dr.ready[n:]
+	return n, nil
 }
 
 func (dr *drainReader) Close() error { return nil }
