@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/queue"
 	"github.com/mnemo-dev/mnemo/internal/vault"
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
 type statsJSON struct {
@@ -95,7 +95,7 @@ func collectStats(ctx context.Context, f *Factory) (statsJSON, error) {
 			}
 			s.AllTok += memory.EstimateTokens(string(e.Memory.Render()))
 		}
-		if data, err := os.ReadFile(filepath.Join(v.Dir, vault.IndexFile)); err == nil {
+		if data, err := safefile.Read(filepath.Join(v.Dir, vault.IndexFile), vault.MaxIndexFile); err == nil {
 			s.IndexTok += memory.EstimateTokens(string(data))
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/redact"
 	"github.com/mnemo-dev/mnemo/internal/vault"
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
 // An Inbox is the folder of drafts awaiting review, and the records kept
@@ -83,7 +84,7 @@ func (in *Inbox) Load(name string) (*memory.Memory, error) {
 		return nil, fmt.Errorf("inbox: %q is not a memory name", name)
 	}
 	path := filepath.Join(in.Dir, name+".md")
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, memory.MaxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("inbox: no draft %s", name)
 	}

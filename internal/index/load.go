@@ -4,12 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
 // load reads, hashes and parses the files of todo on every core, and
@@ -73,7 +73,7 @@ func load(ctx context.Context, todo []change, df map[string]int, emit func(c *ch
 // loadOne reads one file; it parses it unless its hash is the stored one,
 // and then counts its stems in df (cache keeps stems by word).
 func loadOne(c *change, df map[string]int, cache map[string]string) error {
-	data, err := os.ReadFile(c.path)
+	data, err := safefile.Read(c.path, memory.MaxFileSize) // a FIFO, a device or a sparse giant is refused before a read
 	if err != nil {
 		return err
 	}

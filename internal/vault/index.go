@@ -17,6 +17,11 @@ const (
 	MaxIndexBytes = 25_000
 )
 
+// MaxIndexFile is the most of MEMORY.md mnemo reads: far past what Claude
+// Code loads (the text people keep outside mnemo's block counts too), and
+// a bound against a MEMORY.md that is a link to /dev/zero.
+const MaxIndexFile = memory.MaxFileSize
+
 const (
 	beginMarker = "<!-- mnemo:begin — generated: edit the memory files, then run `mnemo reindex` -->"
 	endMarker   = "<!-- mnemo:end -->"

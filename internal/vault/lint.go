@@ -3,11 +3,13 @@ package vault
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
 // A Severity says whether a finding fails lint.
@@ -118,9 +120,12 @@ func (v *Vault) lintLinks(entries []Entry) []Finding {
 func (v *Vault) lintIndex(entries []Entry) []Finding {
 	path := filepath.Join(v.Dir, IndexFile)
 	rel := v.rel(IndexFile)
-	data, err := os.ReadFile(path)
-	if err != nil {
+	data, err := safefile.Read(path, MaxIndexFile)
+	if errors.Is(err, fs.ErrNotExist) {
 		return []Finding{{File: rel, Severity: SeverityWarning, Message: "missing: run 'mnemo reindex'"}}
+	}
+	if err != nil {
+		return []Finding{{File: rel, Severity: SeverityError, Message: fmt.Sprintf("%v: remove it, then run 'mnemo reindex'", errors.Unwrap(err))}}
 	}
 	var out []Finding
 	if lines := strings.Count(string(data), "\n"); lines > MaxIndexLines || len(data) > MaxIndexBytes {

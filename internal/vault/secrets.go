@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/redact"
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
 // Secrets returns a [*redact.SecretError] for each secret in the file m
@@ -140,14 +140,10 @@ func ScanSecrets(dir, shown string) ([]Secret, []error) {
 
 // readScanned reads a file for [ScanSecrets], or nil for a binary one.
 func readScanned(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if fi.Size() > maxScanSize {
+	data, err := safefile.Read(path, maxScanSize)
+	if errors.Is(err, safefile.ErrTooLarge) {
 		return nil, fmt.Errorf("larger than %d MiB: not scanned", maxScanSize>>20)
 	}
-	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

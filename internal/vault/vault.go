@@ -17,6 +17,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
 // IndexFile is the generated index in every vault.
@@ -328,7 +329,7 @@ func (v *Vault) Reindex(ctx context.Context) error {
 func (v *Vault) ReindexLocked() error {
 	entries, _ := v.List() // an unreadable file has no index line; lint reports it
 	path := filepath.Join(v.Dir, IndexFile)
-	old, err := os.ReadFile(path)
+	old, err := safefile.Read(path, MaxIndexFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("vault: %w", err)
 	}
