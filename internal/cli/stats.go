@@ -12,8 +12,8 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/queue"
-	"github.com/mnemo-dev/mnemo/internal/vault"
 	"github.com/mnemo-dev/mnemo/internal/safefile"
+	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
 type statsJSON struct {

@@ -14,8 +14,8 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/redact"
-	"github.com/mnemo-dev/mnemo/internal/vault"
 	"github.com/mnemo-dev/mnemo/internal/safefile"
+	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
 // An Inbox is the folder of drafts awaiting review, and the records kept
