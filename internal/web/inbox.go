@@ -145,7 +145,7 @@ func (s *Server) inboxAction(w http.ResponseWriter, r *http.Request) {
 		}
 		done = append(done, n)
 	}
-	back(w, r, "/", "msg", r.PostForm.Get("action")+"d "+strings.Join(done, ", "))
+	back(w, r, "/", "msg", strings.TrimSuffix(r.PostForm.Get("action"), "e")+"ed "+strings.Join(done, ", "))
 }
 
 // approve moves a draft into its vault through the inbox.
