@@ -1,6 +1,10 @@
 package web
 
 import (
+	"context"
+	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/recall"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -146,4 +150,18 @@ func pick(v, right string) string {
 		return ""
 	}
 	return v
+}
+
+// recall searches the fixture's vault with mnemo's recall, as the CLI
+// wires it.
+func (fx *fixture) recall(ctx context.Context, q recall.Query) ([]recall.Result, error) {
+	db, err := index.Open(ctx, filepath.Join(fx.state, index.FileName), slog.New(slog.DiscardHandler))
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	if _, err := db.Sync(ctx, index.Source{Name: "project", Dir: fx.dir}); err != nil {
+		return nil, err
+	}
+	return recall.New(db, recall.DefaultConfig()).Recall(ctx, q)
 }

@@ -62,7 +62,7 @@ func TestGuardHeaders(t *testing.T) {
 	fx := newFixture(t)
 	for _, r := range []req{{path: "/"}, {path: "/", token: "-"}, {path: "/assets/app.js"}} {
 		h := fx.do(r).Header()
-		for k, want := range map[string]string{"Content-Security-Policy": csp, "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"} {
+		for k, want := range map[string]string{"Content-Security-Policy": csp, "X-Frame-Options": "DENY", "Referrer-Policy": "same-origin", "X-Content-Type-Options": "nosniff"} {
 			if got := h.Get(k); got != want {
 				t.Errorf("%s: %s = %q, want %q", r.path, k, got, want)
 			}

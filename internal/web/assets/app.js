@@ -29,7 +29,7 @@
       case "j": mark(cur + 1); break;
       case "k": mark(cur - 1); break;
       case "x": { const c = d.querySelector("input[type=checkbox]"); c.checked = !c.checked; break; }
-      case "a": d.querySelector("form.approve").requestSubmit(); break;
+      case "a": { const f = d.querySelector("form.approve"); f.requestSubmit(f.querySelector("button")); break; }
       case "e": location.href = d.querySelector("a.button").getAttribute("href"); break;
       case "r": e.preventDefault(); d.querySelector("form.reject input[name=reason]").focus(); break;
       default: return;
