@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"os/exec"
@@ -84,7 +85,7 @@ func serve(t *testing.T, fx *fixture) *Server {
 // shot saves a screenshot of the page in a temporary folder and logs it.
 func shot(t *testing.T, dir, name string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		png, err := chromedp.FullScreenshot(100)(ctx, tg)
+		png, err := chromedp.CaptureScreenshot()(ctx, tg)
 		if err != nil {
 			return err
 		}
@@ -133,6 +134,11 @@ func TestBrowserReview(t *testing.T) {
 	err = chromedp.Do(ctx,
 		chromedp.Click(`#d-deploy-with-just button[value=new]`),
 		chromedp.WaitNotPresent(`#d-deploy-with-just`),
+		// r puts the cursor in the reason; Enter rejects
+		chromedp.WaitVisible(`#d-ci-runs-on-main-2.current`),
+		chromedp.KeyEvent("r"), chromedp.KeyEvent("only on the spike branch"), chromedp.KeyEvent("\r"),
+		chromedp.WaitNotPresent(`#d-ci-runs-on-main-2`),
+		shot(t, shots, "inbox-empty"),
 		chromedp.Navigate(strings.TrimSuffix(srv.URL(), "/?token="+srv.guard.token)+"/memories?q=prices+as+strings"),
 		chromedp.WaitVisible(`a[href="/m/project/prices-are-strings"]`),
 		text(`table.list tbody tr td:nth-child(2)`, &found),
@@ -151,6 +157,9 @@ func TestBrowserReview(t *testing.T) {
 	}
 	if !strings.HasPrefix(found, "Prices come from the API as strings") {
 		t.Errorf("search for prices strings: first result %q", found)
+	}
+	if bad := notDraft(fx, "ci-runs-on-main-2") + inFile(filepath.Join(fx.state, "rejected.jsonl"), `"reason":"only on the spike branch"`); bad != "" {
+		t.Error(bad)
 	}
 	if bad := status(fx, "deploy-with-make", "superseded", "deploy-with-just"); bad != "" {
 		t.Error(bad)
@@ -184,6 +193,7 @@ func TestBrowserNarrow(t *testing.T) {
 		chromedp.Navigate(srv.URL()),
 		chromedp.WaitVisible(`.draft.current`),
 		eval(`document.documentElement.scrollWidth`, &scroll),
+		shot(t, cmp.Or(os.Getenv("MNEMO_SCREENSHOTS"), t.TempDir()), "narrow"),
 		eval(`window.innerWidth`, &width),
 	)
 	if err != nil {

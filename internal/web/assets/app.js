@@ -31,9 +31,18 @@
       case "x": { const c = d.querySelector("input[type=checkbox]"); c.checked = !c.checked; break; }
       case "a": { const f = d.querySelector("form.approve"); f.requestSubmit(f.querySelector("button")); break; }
       case "e": location.href = d.querySelector("a.button").getAttribute("href"); break;
-      case "r": e.preventDefault(); d.querySelector("form.reject input[name=reason]").focus(); break;
+      case "r": e.preventDefault(); rejecting = true; break;
       default: return;
     }
+  });
+  // r moves into the reason on keyup, after the key's own character, so
+  // the r is not typed into it; Enter there rejects.
+  let rejecting = false;
+  document.addEventListener("keyup", (e) => {
+    if (e.key !== "r" || !rejecting) return;
+    rejecting = false;
+    const d = drafts()[cur];
+    if (d) d.querySelector("form.reject input[name=reason]").focus();
   });
   document.addEventListener("submit", (e) => {
     const f = e.target;
