@@ -99,6 +99,7 @@ MEMORY.md index.`,
 		newMCPCmd(f),
 		newScanCmd(f),
 		newUICmd(f),
+		newMvCmd(f),
 	)
 	return root
 }
