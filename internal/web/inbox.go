@@ -107,6 +107,11 @@ func (s *Server) similar(ctx context.Context, m *memory.Memory, linked string) [
 	return out
 }
 
+type inboxData struct {
+	Drafts  []draftView
+	Natives []nativeView
+}
+
 func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 	drafts, err := s.cfg.Inbox.List()
 	if err != nil {
@@ -114,11 +119,11 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	links, _ := s.cfg.Inbox.Links()
-	views := make([]draftView, 0, len(drafts))
-	for _, d := range drafts {
-		views = append(views, s.draftView(r.Context(), d, links))
+	d := inboxData{Drafts: make([]draftView, 0, len(drafts)), Natives: s.natives()}
+	for _, dr := range drafts {
+		d.Drafts = append(d.Drafts, s.draftView(r.Context(), dr, links))
 	}
-	s.render(w, r, "inbox", view{Title: "Inbox", Nav: "inbox", Data: views})
+	s.render(w, r, "inbox", view{Title: "Inbox", Nav: "inbox", Data: d})
 }
 
 // inboxAction approves or rejects the drafts named in the form.

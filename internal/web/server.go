@@ -87,6 +87,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /inbox/{name}/edit", s.draftEdit)
 	mux.HandleFunc("POST /inbox/{name}/edit", s.draftEditApprove)
 	mux.HandleFunc("POST /inbox/{name}/resolve", s.resolve)
+	mux.HandleFunc("POST /native/{where}/{name}", s.native)
 	mux.HandleFunc("GET /memories", s.memories)
 	mux.HandleFunc("GET /m/{where}/{name}", s.memory)
 	mux.HandleFunc("POST /m/{where}/{name}/edit", s.memoryEdit)
