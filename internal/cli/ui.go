@@ -87,28 +87,34 @@ func uiConfig(f *Factory) (web.Config, error) {
 	if err != nil {
 		return web.Config{}, err
 	}
-	return web.Config{Project: pv, User: uv, Inbox: in, State: state, Now: f.Now,
-		Search: func(ctx context.Context, q recall.Query) ([]recall.Result, error) {
-			db, _, err := openSyncedIndex(ctx, f, false)
-			if err != nil {
-				return nil, err
-			}
-			defer db.Close()
-			cfg := recall.DefaultConfig()
+	cfg := web.Config{Project: pv, User: uv, Inbox: in, State: state, Now: f.Now,
+		Suspects: indexed(f, (*index.DB).Suspects),
+		Docs:     indexed(f, (*index.DB).All),
+	}
+	cfg.Search = func(ctx context.Context, q recall.Query) ([]recall.Result, error) {
+		return indexed(f, func(db *index.DB, ctx context.Context) ([]recall.Result, error) {
+			rc := recall.DefaultConfig()
 			if verdicts, err := db.Suspects(ctx); err == nil {
-				cfg.Suspect = staleness.SuspectFunc(verdicts)
+				rc.Suspect = staleness.SuspectFunc(verdicts) // what the last mnemo verify found
 			}
-			return recall.New(db, cfg).Recall(ctx, q)
-		},
-		Suspects: func(ctx context.Context) (map[index.Key]index.Verdict, error) {
-			db, _, err := openSyncedIndex(ctx, f, false)
-			if err != nil {
-				return nil, err
-			}
-			defer db.Close()
-			return db.Suspects(ctx)
-		},
-	}, nil
+			return recall.New(db, rc).Recall(ctx, q)
+		})(ctx)
+	}
+	return cfg, nil
+}
+
+// indexed makes fn a function over the synced index of the project and
+// user vaults, opened for each call: the page reads what the files say now.
+func indexed[T any](f *Factory, fn func(*index.DB, context.Context) (T, error)) func(context.Context) (T, error) {
+	return func(ctx context.Context) (T, error) {
+		db, _, err := openSyncedIndex(ctx, f, false)
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		defer db.Close()
+		return fn(db, ctx)
+	}
 }
 
 // openBrowser asks the desktop to open url; a machine without one just

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"context"
+	"github.com/mnemo-dev/mnemo/internal/index"
 	"net/http"
 	"net/url"
 	"os"
@@ -218,4 +220,21 @@ func status(fx *fixture, name string, want memory.Status, by string) string {
 		return name + ": status " + string(m.Status) + " by " + m.SupersededBy + ", want " + string(want) + " by " + by + "\n"
 	}
 	return ""
+}
+
+// TestRecallCounts: the index's recall counts sort the memories and show
+// on a memory's page.
+func TestRecallCounts(t *testing.T) {
+	fx := newFixture(t)
+	fx.srv.cfg.Docs = func(context.Context) ([]index.Doc, error) {
+		return []index.Doc{{Key: index.Key{Source: "project", Name: "ci-runs-on-main"}, Recalls: 7, LastRecalled: now}}, nil
+	}
+	body := fx.do(req{path: "/memories?sort=recalls"}).Body.String()
+	ci, deploy := strings.Index(body, `href="/m/project/ci-runs-on-main"`), strings.Index(body, `href="/m/project/deploy-with-make"`)
+	if ci < 0 || deploy < 0 || ci > deploy {
+		t.Errorf("sorted by recalls, ci-runs-on-main (7) is not first: at %d, deploy-with-make at %d", ci, deploy)
+	}
+	if body := fx.do(req{path: "/m/project/ci-runs-on-main"}).Body.String(); !strings.Contains(body, "7 times, last 2026-11-30") {
+		t.Errorf("the memory page does not say how often it was recalled")
+	}
 }

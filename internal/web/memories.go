@@ -21,6 +21,8 @@ type row struct {
 	M       *memory.Memory
 	Suspect string    // why verify found it stale; empty when it is not
 	Since   time.Time // when it became suspect
+	Recalls int       // times recalled
+	Last    time.Time // last recalled; zero: never
 	Score   float64
 	Why     *recall.Why // with a search: how it was ranked
 }
@@ -48,6 +50,14 @@ func (s *Server) rows(r *http.Request) []row {
 			suspects = vs
 		}
 	}
+	usage := map[index.Key]index.Doc{}
+	if s.cfg.Docs != nil {
+		if docs, err := s.cfg.Docs(r.Context()); err == nil {
+			for _, d := range docs {
+				usage[d.Key] = d
+			}
+		}
+	}
 	var out []row
 	for _, where := range []string{"project", "user"} {
 		v := s.vaultNamed(where)
@@ -56,8 +66,9 @@ func (s *Server) rows(r *http.Request) []row {
 		}
 		entries, _ := v.List()
 		for _, e := range entries {
-			rw := row{Where: where, Name: e.Name, M: e.Memory}
-			if vd, ok := suspects[index.Key{Source: where, Name: e.Name}]; ok {
+			key := index.Key{Source: where, Name: e.Name}
+			rw := row{Where: where, Name: e.Name, M: e.Memory, Recalls: usage[key].Recalls, Last: usage[key].LastRecalled}
+			if vd, ok := suspects[key]; ok {
 				rw.Suspect, rw.Since = cmp.Or(strings.Join(vd.Reasons, "; "), vd.State), vd.Since
 			}
 			out = append(out, rw)
@@ -96,8 +107,13 @@ func (s *Server) memories(w http.ResponseWriter, r *http.Request) {
 		rows = s.search(r, f.Q, all)
 	} else {
 		slices.SortFunc(rows, func(a, b row) int {
-			if f.Sort == "name" {
+			switch f.Sort {
+			case "name":
 				return strings.Compare(a.Name, b.Name)
+			case "recalls":
+				if c := b.Recalls - a.Recalls; c != 0 {
+					return c
+				}
 			}
 			return b.M.Updated.Compare(a.M.Updated)
 		})
@@ -139,6 +155,8 @@ type memoryData struct {
 	Backlinks   []string
 	Dangling    []string // links of its body to memories that do not exist
 	Suspect     string
+	Recalls     int
+	Last        time.Time
 	Sightings   []consolidate.Sighting
 	Drafts      []consolidate.Link
 }
@@ -175,7 +193,7 @@ func (s *Server) memory(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, rw := range s.rows(r) {
 		if rw.Where == where && rw.Name == name {
-			d.Suspect = rw.Suspect
+			d.Suspect, d.Recalls, d.Last = rw.Suspect, rw.Recalls, rw.Last
 		}
 	}
 	d.Sightings, _ = s.cfg.Inbox.Sightings(name)

@@ -22,7 +22,7 @@ func (s *Server) stale(w http.ResponseWriter, r *http.Request) {
 	var out []staleRow
 	for _, rw := range s.rows(r) {
 		sr := staleRow{row: rw}
-		if why, ok := p.Candidate(rw.M, staleness.Usage{SuspectSince: rw.Since}, now); ok {
+		if why, ok := p.Candidate(rw.M, staleness.Usage{SuspectSince: rw.Since, LastRecalled: rw.Last}, now); ok {
 			sr.Expired = why
 		}
 		if sr.Suspect != "" || sr.Expired != "" {

@@ -30,7 +30,10 @@ type Config struct {
 	Search func(ctx context.Context, q recall.Query) ([]recall.Result, error)
 	// Suspects returns what the last verify found; nil: nothing is known.
 	Suspects func(ctx context.Context) (map[index.Key]index.Verdict, error)
-	Now      func() time.Time
+	// Docs returns the indexed memories with their recall counts; nil:
+	// none are known.
+	Docs func(ctx context.Context) ([]index.Doc, error)
+	Now  func() time.Time
 }
 
 // A Server is the review page on one listener.
