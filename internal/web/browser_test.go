@@ -180,6 +180,12 @@ func TestBrowserReview(t *testing.T) {
 	if bad := notInVault(fx, "prices-are-strings"); bad != "" || flash != "deleted prices-are-strings" {
 		t.Errorf("delete: flash %q; %s", flash, bad)
 	}
+	base := strings.TrimSuffix(srv.URL(), "/?token="+srv.guard.token)
+	for _, p := range []string{"graph", "stale", "activity"} {
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"+p), chromedp.WaitVisible(`main h1`), shot(t, shots, p)); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
 }
 
 // TestBrowserNarrow renders the inbox in a narrow window and checks it

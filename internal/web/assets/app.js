@@ -49,6 +49,8 @@
     if (f.classList.contains("confirm") && !confirm(f.dataset.confirm)) e.preventDefault();
   });
   const hash = location.hash.slice(1);
+  const ed = document.getElementById(hash);
+  if (ed && ed.tagName === "DETAILS") ed.open = true; // #edit opens the editor
   const at = drafts().findIndex((d) => d.id === hash);
   mark(at < 0 ? 0 : at);
 })();
