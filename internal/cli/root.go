@@ -98,6 +98,8 @@ MEMORY.md index.`,
 		newDemoCmd(f),
 		newMCPCmd(f),
 		newScanCmd(f),
+		newUICmd(f),
+		newMvCmd(f),
 	)
 	return root
 }

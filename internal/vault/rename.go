@@ -1,0 +1,56 @@
+package vault
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+)
+
+// Rename gives the memory old the name new and rewrites every [[old]]
+// link of the vault's memories to [[new]], holding the lock, then
+// regenerates MEMORY.md. It refuses a name that is taken. The new file is
+// written before the old one is removed, so a failure part way leaves
+// both, never neither.
+func (v *Vault) Rename(ctx context.Context, old, new string) error {
+	if !memory.ValidName(new) {
+		return fmt.Errorf("vault: %q is not a memory name", new)
+	}
+	unlock, err := v.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	m, err := v.load(old)
+	if err != nil {
+		return err
+	}
+	m = m.Clone()
+	m.Name = new
+	m.Body = relink(m.Body, old, new)
+	if err := v.CreateLocked(m); err != nil {
+		return err
+	}
+	entries, _ := v.List()
+	for _, e := range entries {
+		if e.Name == new || e.Name == old || !strings.Contains(e.Memory.Body, "[["+old+"]]") {
+			continue
+		}
+		if _, err := v.UpdateLocked(e.Name, func(m *memory.Memory) error {
+			m.Body = relink(m.Body, old, new)
+			return nil
+		}); err != nil {
+			return fmt.Errorf("vault: rename %s: relink %s: %w", old, e.Name, err)
+		}
+	}
+	if err := v.RemoveLocked(old); err != nil {
+		return err
+	}
+	return v.ReindexLocked()
+}
+
+// relink rewrites the [[old]] links of a body to [[new]].
+func relink(body, old, new string) string {
+	return strings.ReplaceAll(body, "[["+old+"]]", "[["+new+"]]")
+}
