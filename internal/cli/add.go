@@ -137,14 +137,14 @@ func runAdd(ctx context.Context, f *Factory, opts addOptions) error {
 	} else if err = refuseNear(ctx, f, m); err == nil {
 		err = v.Create(ctx, m)
 	}
-	if err != nil {
+	if err != nil && !vault.Saved(err) {
 		if errors.Is(err, vault.ErrExists) {
 			return withHint(err, "pass --name to choose another name, or --force to write it beside the other as "+v.FreeName(m.Name))
 		}
 		return err
 	}
 	fmt.Fprintf(f.IO.Out, "%s\n", displayPath(f, v.Path(m.Name)))
-	return nil
+	return err // nil, or: saved, but MEMORY.md is behind (a warning)
 }
 
 // nearReasons say how a memory stands to the one being added.

@@ -87,7 +87,7 @@ func runEdit(ctx context.Context, f *Factory, opts editOptions) error {
 	}); err != nil {
 		return keepEdit(f, after, err)
 	}
-	if err := v.ReindexLocked(); err != nil {
+	if err := v.ReindexAfter(opts.name); err != nil {
 		return err
 	}
 	fmt.Fprintf(f.IO.Out, "%s\n", displayPath(f, v.Path(opts.name)))

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
 // Run runs mnemo with args and returns the exit code: 0 success, 1 failure,
@@ -25,6 +27,10 @@ func run(ctx context.Context, args []string, f *Factory) int {
 	}
 	if errors.Is(err, errSilent) {
 		return 1
+	}
+	if vault.Saved(err) { // the write succeeded; only MEMORY.md is behind
+		fmt.Fprintf(streams.ErrOut, "mnemo: warning: %v\n", err)
+		return 0
 	}
 	fmt.Fprintf(streams.ErrOut, "mnemo: %v\n", err)
 	var hint *hintError

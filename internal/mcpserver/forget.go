@@ -140,7 +140,7 @@ func (s *Server) moveOut(ctx context.Context, f found, reason, source string) (s
 	if err := f.v.RemoveLocked(name); err != nil {
 		return "", err
 	}
-	if err := f.v.ReindexLocked(); err != nil {
+	if err := f.v.ReindexAfter(name); err != nil {
 		return "", err
 	}
 	s.cfg.Log.Info("forget: moved out of the vault", "name", name, "vault", f.where, "to", dest, "reason", reason, "by", source)

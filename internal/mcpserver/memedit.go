@@ -41,7 +41,7 @@ func (s *Server) memCreate(ctx context.Context, in memoryInput) (string, error) 
 	if err := v.CreateLocked(m); err != nil {
 		return "", err
 	}
-	if err := v.ReindexLocked(); err != nil {
+	if err := v.ReindexAfter(name); err != nil {
 		return "", err
 	}
 	s.cfg.Log.Info("memory tool: create", "name", name)
@@ -186,7 +186,7 @@ func (s *Server) edit(ctx context.Context, path string, change func(memPath, str
 	}); err != nil {
 		return err
 	}
-	if err := v.ReindexLocked(); err != nil {
+	if err := v.ReindexAfter(name); err != nil {
 		return err
 	}
 	s.cfg.Log.Info("memory tool: edit", "name", name)
@@ -287,7 +287,7 @@ func (s *Server) memRename(ctx context.Context, in memoryInput) (string, error) 
 	if err := v.RemoveLocked(oldName); err != nil {
 		return "", err
 	}
-	if err := v.ReindexLocked(); err != nil {
+	if err := v.ReindexAfter(newName); err != nil {
 		return "", err
 	}
 	s.cfg.Log.Info("memory tool: rename", "from", oldName, "to", newName)

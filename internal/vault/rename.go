@@ -47,7 +47,7 @@ func (v *Vault) Rename(ctx context.Context, old, new string) error {
 	if err := v.RemoveLocked(old); err != nil {
 		return err
 	}
-	return v.ReindexLocked()
+	return v.ReindexAfter(new)
 }
 
 // relink rewrites the [[old]] links of a body to [[new]].

@@ -300,7 +300,7 @@ func (v *Vault) Delete(ctx context.Context, names ...string) error {
 			return err
 		}
 	}
-	return v.ReindexLocked()
+	return v.ReindexAfter(strings.Join(names, ".md, "))
 }
 
 // RemoveLocked deletes one memory file; the caller holds [Vault.Lock].

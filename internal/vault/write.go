@@ -38,7 +38,7 @@ func (v *Vault) Create(ctx context.Context, m *memory.Memory) error {
 	if err := v.CreateLocked(m); err != nil {
 		return err
 	}
-	return v.ReindexLocked()
+	return v.ReindexAfter(m.Name)
 }
 
 // CreateFree writes m as a new memory under its name, or under the first
@@ -54,7 +54,7 @@ func (v *Vault) CreateFree(ctx context.Context, m *memory.Memory) (string, error
 	if err := v.CreateLocked(m); err != nil {
 		return "", err
 	}
-	return m.Name, v.ReindexLocked()
+	return m.Name, v.ReindexAfter(m.Name)
 }
 
 // CreateLocked is [Vault.Create] for a caller that holds [Vault.Lock] and
@@ -117,7 +117,7 @@ func (v *Vault) Update(ctx context.Context, name string, fn func(*memory.Memory)
 	if err != nil {
 		return nil, err
 	}
-	return m, v.ReindexLocked()
+	return m, v.ReindexAfter(name)
 }
 
 // UpdateLocked is [Vault.Update] for a caller that holds [Vault.Lock] and
@@ -185,4 +185,35 @@ func CheckReadable(m *memory.Memory, file string) error {
 		return err
 	}
 	return memory.CheckSize(file, "body", len(m.Render()))
+}
+
+// An IndexBehindError says that a write was saved but MEMORY.md could not
+// be regenerated after it (a full disk, a MEMORY.md that is not a regular
+// file): the memory is there and readers see it; the index is behind until
+// 'mnemo reindex' succeeds.
+type IndexBehindError struct {
+	Saved string // the memory written or removed
+	Err   error  // why MEMORY.md was not written
+}
+
+func (e *IndexBehindError) Error() string {
+	return fmt.Sprintf("%s is saved, but MEMORY.md was not updated (%v): run 'mnemo reindex' once that is fixed", e.Saved+".md", e.Err)
+}
+
+func (e *IndexBehindError) Unwrap() error { return e.Err }
+
+// Saved reports whether err says only that MEMORY.md is behind a write
+// that was saved ([IndexBehindError]): the write itself succeeded.
+func Saved(err error) bool {
+	var ib *IndexBehindError
+	return errors.As(err, &ib)
+}
+
+// ReindexAfter is [Vault.ReindexLocked] after a write of the memory saved:
+// a failure says that the memory is saved and the index behind.
+func (v *Vault) ReindexAfter(saved string) error {
+	if err := v.ReindexLocked(); err != nil {
+		return &IndexBehindError{Saved: saved, Err: err}
+	}
+	return nil
 }
