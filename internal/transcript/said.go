@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"iter"
-	"strings"
 	"time"
 )
 
@@ -24,36 +23,14 @@ func (d *Digest) Said() iter.Seq2[time.Time, string] {
 					if !yield(t.Time, it.Text) {
 						return
 					}
-				case it.Kind == ItemTool && it.Tool.Name == "AskUserQuestion":
-					for _, a := range answers(it.Tool.Result) {
-						if !yield(t.Time, a) {
+				case it.Kind == ItemTool:
+					for _, q := range it.Tool.Questions {
+						if q.Answer != "" && !yield(t.Time, q.Answer) {
 							return
 						}
 					}
 				}
 			}
 		}
-	}
-}
-
-// answers picks the answers out of an AskUserQuestion result, which Claude
-// Code words as `User has answered your questions: "question"="answer",
-// …. You can now continue…`.
-func answers(result string) []string {
-	var out []string
-	for rest := result; ; {
-		i := strings.Index(rest, `"="`)
-		if i < 0 {
-			return out
-		}
-		rest = rest[i+3:]
-		end := strings.IndexByte(rest, '"')
-		if end < 0 {
-			return out
-		}
-		if a := strings.TrimSpace(rest[:end]); a != "" {
-			out = append(out, a)
-		}
-		rest = rest[end+1:]
 	}
 }
