@@ -25,23 +25,52 @@ func textKey(s string) uint64 {
 	return h.Sum64()
 }
 
-// orderTurns puts the turns in the order they started, so a sub-agent's
-// conversation (from a file of its own, read after the main transcript)
-// follows the turn that started it, and renumbers them. Turns keep their
-// order when one has no time.
+// orderTurns places each sub-agent's turn after the main turn during
+// which it started (a sub-agent read from a file of its own comes after
+// the whole main transcript), and renumbers the turns. The main turns keep
+// their order; sub-agent turns without a time go last.
 func orderTurns(turns []*Turn, calls []*ToolCall) {
-	if slices.ContainsFunc(turns, func(t *Turn) bool { return t.Time.IsZero() }) {
-		return
+	var mains, agents []*Turn
+	for _, t := range turns {
+		if t.Kind == TurnAgent {
+			agents = append(agents, t)
+		} else {
+			mains = append(mains, t)
+		}
 	}
-	slices.SortStableFunc(turns, func(a, b *Turn) int { return a.Time.Compare(b.Time) })
-	renum := make(map[int]int, len(turns))
-	for i, t := range turns {
+	slices.SortStableFunc(agents, func(a, b *Turn) int {
+		switch {
+		case a.Time.IsZero() || b.Time.IsZero():
+			return boolInt(a.Time.IsZero()) - boolInt(b.Time.IsZero())
+		}
+		return a.Time.Compare(b.Time)
+	})
+	out := turns[:0]
+	next := 0
+	for i, m := range mains {
+		out = append(out, m)
+		for next < len(agents) && !agents[next].Time.IsZero() &&
+			(i == len(mains)-1 || agents[next].Time.Before(mains[i+1].Time)) {
+			out = append(out, agents[next])
+			next++
+		}
+	}
+	out = append(out, agents[next:]...)
+	renum := make(map[int]int, len(out))
+	for i, t := range out {
 		renum[t.Index] = i + 1
 		t.Index = i + 1
 	}
 	for _, c := range calls {
 		c.Turn = renum[c.Turn]
 	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // linkAgents pairs each Task (or Agent) call with the turn of the
