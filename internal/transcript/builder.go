@@ -69,6 +69,21 @@ func (b *Builder) ReadFrom(ctx context.Context, r *Reader) error {
 	}
 }
 
+// ReadFile adds the entries of the transcript at path from offset (0, or
+// an offset [Reader.Offset] returned for the file) and returns the offset
+// reached: where the next read of the file starts.
+func (b *Builder) ReadFile(ctx context.Context, path string, offset int64) (int64, error) {
+	r, err := Open(path, offset)
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	if err := b.ReadFrom(ctx, r); err != nil {
+		return 0, err
+	}
+	return r.Offset(), nil
+}
+
 // Add adds one entry.
 func (b *Builder) Add(e Entry) {
 	b.meta.observe(e.SessionID, e.CWD, e.GitBranch, e.Version, e.Sidechain)

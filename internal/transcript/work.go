@@ -5,12 +5,12 @@ import "strings"
 // Work counts what a digest shows was done: what decides whether a
 // session is worth a model's reading.
 type Work struct {
-	Prompts    int // prompts a person typed in the main conversation, a lone slash command ("/mcp") left out
-	Answers    int // questions the person answered (AskUserQuestion)
-	Rejections int // tool calls the person rejected
-	Calls      int // tool calls, sub-agents' included
-	Edits      int // successful calls that created or edited a file
-	Failures   int // failed calls, grouped as [Digest.Failures] groups them
+	Prompts    int `json:"prompts"`    // prompts a person typed in the main conversation, a lone slash command ("/mcp") left out
+	Answers    int `json:"answers"`    // questions the person answered (AskUserQuestion)
+	Rejections int `json:"rejections"` // tool calls the person rejected
+	Calls      int `json:"calls"`      // tool calls, sub-agents' included
+	Edits      int `json:"edits"`      // successful calls that created or edited a file
+	Failures   int `json:"failures"`   // failed calls, grouped as [Digest.Failures] groups them
 }
 
 // Said returns how often the person spoke: prompts, answers, rejections.

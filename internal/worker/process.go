@@ -55,7 +55,7 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 		return queue.Result{}, err
 	}
 	b := transcript.NewBuilder(transcript.Options{Redact: p.Redact, CWD: j.Cwd})
-	end, err := readPart(ctx, b, j.Transcript, start)
+	end, err := b.ReadFile(ctx, j.Transcript, start)
 	if err != nil {
 		return queue.Result{}, err
 	}
@@ -70,7 +70,7 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 		if err != nil {
 			return queue.Result{}, err
 		}
-		end, err := readPart(ctx, b, path, off)
+		end, err := b.ReadFile(ctx, path, off)
 		if err != nil {
 			return queue.Result{}, err
 		}
@@ -145,20 +145,6 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 	}
 	p.Log.Info("consolidated", "job", j.ID, "outcomes", strings.Join(outcomes, " "), "dropped", dropped)
 	return res, nil
-}
-
-// readPart adds the entries of the transcript at path, from offset, to b,
-// and returns the offset reached.
-func readPart(ctx context.Context, b *transcript.Builder, path string, offset int64) (int64, error) {
-	r, err := transcript.Open(path, offset)
-	if err != nil {
-		return 0, err
-	}
-	defer r.Close()
-	if err := b.ReadFrom(ctx, r); err != nil {
-		return 0, err
-	}
-	return r.Offset(), nil
 }
 
 // PartSession is the key under which the queue keeps the offset of a
