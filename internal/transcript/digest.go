@@ -151,6 +151,19 @@ type Question struct {
 	Answer   string   // the person's answer, "" when none was given
 }
 
+// Answers returns the person's answers to an AskUserQuestion call, in the
+// order the questions were asked: what they said, without the questions
+// and options, which the agent wrote.
+func (c *ToolCall) Answers() []string {
+	var out []string
+	for _, q := range c.Questions {
+		if q.Answer != "" {
+			out = append(out, q.Answer)
+		}
+	}
+	return out
+}
+
 // failed reports whether the call failed: its result is an error, or its
 // output reports a failure its status hides.
 func (c *ToolCall) failed() bool {

@@ -32,11 +32,7 @@ func (d *Digest) Work() Work {
 				if c.Outcome == OutcomeRejected {
 					w.Rejections++
 				}
-				for _, q := range c.Questions {
-					if q.Answer != "" {
-						w.Answers++
-					}
-				}
+				w.Answers += len(c.Answers())
 				if c.Outcome == OutcomeOK && (c.Op == FileEdit || c.Op == FileCreate) {
 					w.Edits++
 				}

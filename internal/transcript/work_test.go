@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -24,5 +25,16 @@ func TestWork(t *testing.T) {
 		if got := digestFiles(t, Options{}, append([]string{main}, agents...)...).Work(); got != tt.want {
 			t.Errorf("Work() of %s = %+v, want %+v", tt.file, got, tt.want)
 		}
+	}
+}
+
+func TestAnswers(t *testing.T) {
+	d := digestFiles(t, Options{}, filepath.Join("testdata", "evidence", "answers.jsonl"))
+	var got []string
+	for _, c := range d.calls() {
+		got = append(got, c.Answers()...)
+	}
+	if want := "Credo + Dialyxir + mix_audit|credo, deps.audit|config/credo.exs"; strings.Join(got, "|") != want {
+		t.Errorf("Answers = %q, want %q", got, want)
 	}
 }
