@@ -91,13 +91,13 @@ func UserTurns(d *transcript.Digest) int { return d.Work().Prompts }
 const minWorkCalls = 5
 
 // tooLittle says why a session that shows w is not worth a model call, ""
-// when it is. A session is worth one when the person spoke at least
-// minSaid times (prompts, answers and rejections alike), or answered or
+// when it is. A session is worth one when the person spoke (prompts,
+// answers and rejections alike) at least least times, or answered or
 // rejected anything, or when it edited a file, failed at something or
 // made minWorkCalls tool calls: the work of one prompt and its sub-agents
-// counts, not the number of prompts. minSaid <= 0 sends everything.
-func tooLittle(w transcript.Work, minSaid int) string {
-	if minSaid <= 0 || w.Said() >= minSaid || w.Answers+w.Rejections > 0 ||
+// counts, not the number of prompts. least <= 0 sends everything.
+func tooLittle(w transcript.Work, least int) string {
+	if least <= 0 || w.Spoke() >= least || w.Answers+w.Rejections > 0 ||
 		w.Edits > 0 || w.Failures > 0 || w.Calls >= minWorkCalls {
 		return ""
 	}

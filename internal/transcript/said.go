@@ -24,8 +24,8 @@ func (d *Digest) Said() iter.Seq2[time.Time, string] {
 						return
 					}
 				case it.Kind == ItemTool:
-					for _, q := range it.Tool.Questions {
-						if q.Answer != "" && !yield(t.Time, q.Answer) {
+					for _, a := range it.Tool.Answers() {
+						if !yield(t.Time, a) {
 							return
 						}
 					}

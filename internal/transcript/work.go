@@ -13,8 +13,8 @@ type Work struct {
 	Failures   int `json:"failures"`   // failed calls, grouped as [Digest.Failures] groups them
 }
 
-// Said returns how often the person spoke: prompts, answers, rejections.
-func (w Work) Said() int { return w.Prompts + w.Answers + w.Rejections }
+// Spoke returns how often the person spoke: prompts, answers, rejections.
+func (w Work) Spoke() int { return w.Prompts + w.Answers + w.Rejections }
 
 // Work counts what d shows was done.
 func (d *Digest) Work() Work {
