@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -177,8 +179,13 @@ func queueCheck(ctx context.Context, state string) check {
 	if err != nil {
 		return check{Name: "queue", Status: "fail", Detail: err.Error()}
 	}
-	c := check{Name: "queue", Status: "ok", Detail: fmt.Sprintf("%d pending, %d done, %d failed, %d dead",
-		counts["pending"]+counts["leased"], counts["done"], counts["failed"], counts["dead"])}
+	done := strconv.Itoa(counts["done"]) + " done"
+	if t, err := q.Totals(ctx, time.Time{}); err == nil && t.Skipped > 0 {
+		why, _ := q.LastSkip(ctx)
+		done += fmt.Sprintf(" (%d skipped: %s)", t.Skipped, why)
+	}
+	c := check{Name: "queue", Status: "ok", Detail: fmt.Sprintf("%d pending, %s, %d failed, %d dead",
+		counts["pending"]+counts["leased"], done, counts["failed"], counts["dead"])}
 	if counts["dead"] > 0 {
 		c.Status, c.Fix = "warn", "mnemo queue, then mnemo queue retry ID"
 	}

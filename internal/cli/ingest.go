@@ -41,10 +41,12 @@ go to the vault or the inbox. Codex CLI rollout files
 (~/.gemini/tmp/<hash>/chats/session-*.json) are read as well.
 
 With --all, every past session of this project is processed: Claude Code's
-under ~/.claude/projects/<project>/ (sub-agent files included), Codex CLI's
-that ran in the project, and Gemini CLI's. --since keeps the files changed
-on or after a date.
+under ~/.claude/projects/<project>/, Codex CLI's that ran in the project,
+and Gemini CLI's. A Claude Code session's sub-agent transcripts are read
+with it. --since keeps the files changed on or after a date.
 
+A session with too little work to be worth a model call is skipped: its
+job is done, and the reason is printed as "skipped: FILE: REASON".
 Progress is drawn on a terminal; a summary ends the run.`,
 		Example: `  mnemo ingest ~/.claude/projects/-home-me-shop/7d3c9a1e.jsonl
   mnemo ingest --all --since 2026-11-01
@@ -69,7 +71,8 @@ type ingestSummary struct {
 	Files     int            `json:"files"`
 	Jobs      int            `json:"jobs"`
 	Failed    int            `json:"failed"`
-	Facts     map[string]int `json:"facts"` // by action: added, drafted, duplicate, extended, proposed, contradiction, rejected
+	Skipped   int            `json:"skipped"` // done without extraction, on purpose
+	Facts     map[string]int `json:"facts"`   // by action: added, drafted, duplicate, extended, proposed, contradiction, rejected
 	TokensIn  int            `json:"tokens_in"`
 	TokensOut int            `json:"tokens_out"`
 	Extractor string         `json:"extractor"`
@@ -122,17 +125,21 @@ func runIngest(ctx context.Context, f *Factory, opts ingestOptions) error {
 			sum.Jobs++
 			sum.TokensIn += j.TokensIn
 			sum.TokensOut += j.TokensOut
-			if j.State != "done" {
+			switch {
+			case j.State != "done":
 				sum.Failed++
 				fmt.Fprintf(f.IO.ErrOut, "failed: %s: %s\n", j.Transcript, j.LastError)
+			case j.Skipped != "":
+				sum.Skipped++
+				fmt.Fprintf(f.IO.ErrOut, "skipped: %s: %s\n", j.Transcript, j.Skipped)
 			}
 		}
 	}
 	if opts.json {
 		return printJSON(f.IO.Out, sum)
 	}
-	fmt.Fprintf(f.IO.Out, "%d files, %d failed (extractor %s, %d tokens in, %d out)\n",
-		sum.Files, sum.Failed, sum.Extractor, sum.TokensIn, sum.TokensOut)
+	fmt.Fprintf(f.IO.Out, "%d files, %d failed, %d skipped (extractor %s, %d tokens in, %d out)\n",
+		sum.Files, sum.Failed, sum.Skipped, sum.Extractor, sum.TokensIn, sum.TokensOut)
 	fmt.Fprintf(f.IO.Out, "facts: %d added, %d drafted, %d duplicate, %d extended, %d proposed, %d contradiction, %d rejected before\n",
 		sum.Facts["added"], sum.Facts["drafted"], sum.Facts["duplicate"], sum.Facts["extended"], sum.Facts["proposed"], sum.Facts["contradiction"], sum.Facts["rejected"])
 	if sum.Facts["drafted"]+sum.Facts["proposed"]+sum.Facts["contradiction"] > 0 {
@@ -154,7 +161,7 @@ func mustList(ctx context.Context, q *queue.Queue) []queue.Job {
 func sessionKey(path string) string {
 	base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".jsonl"), ".json")
 	if dir := filepath.Dir(path); filepath.Base(dir) == "subagents" {
-		return filepath.Base(filepath.Dir(dir)) + "/" + base
+		return worker.PartSession(filepath.Base(filepath.Dir(dir)), path)
 	}
 	if id := base[max(len(base)-36, 0):]; strings.HasPrefix(base, "rollout-") && isUUID(id) {
 		return id
@@ -229,8 +236,9 @@ func ingestFiles(f *Factory, opts ingestOptions) ([]string, error) {
 }
 
 // projectTranscripts lists the project's sessions, oldest first: Claude
-// Code's session files and their sub-agent files, Codex CLI's rollout files
-// of sessions run in the project, and Gemini CLI's session files.
+// Code's session files, Codex CLI's rollout files of sessions run in the
+// project, and Gemini CLI's session files. A Claude Code session's
+// sub-agent files are not listed: its job reads them with it.
 func projectTranscripts(env project.Env, p *project.Project) ([]string, error) {
 	claude := filepath.Join(env.ClaudeHome(), "projects", project.ClaudeSlug(p.Root))
 	mains, err := filepath.Glob(filepath.Join(claude, "*.jsonl"))
@@ -251,16 +259,17 @@ func projectTranscripts(env project.Env, p *project.Project) ([]string, error) {
 		return nil, fmt.Errorf("ingest: no sessions of this project in %s, %s or %s", claude, codexDir, env.GeminiHome())
 	}
 	sort.SliceStable(mains, func(i, j int) bool { return modTime(mains[i]).Before(modTime(mains[j])) })
-	var out []string
+	agents := map[string]bool{} // files of older versions' sub-agents, beside the sessions
 	for _, m := range mains {
-		out = append(out, m)
 		subs, err := transcript.SubagentFiles(m)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, subs...)
+		for _, s := range subs {
+			agents[s] = true
+		}
 	}
-	return out, nil
+	return slices.DeleteFunc(mains, func(m string) bool { return agents[m] }), nil
 }
 
 func modTime(p string) time.Time {

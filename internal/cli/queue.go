@@ -20,7 +20,8 @@ func newQueueCmd(f *Factory) *cobra.Command {
 		Short: "Show and manage the capture queue",
 		Long: `Show and manage the queue of captured sessions waiting for the worker.
 
-  list       every job, newest first: state, attempts, session, last error (the default)
+  list       every job, newest first: state, attempts, session, last error
+             or why a done job was skipped (the default)
   retry ID   make a failed or dead job pending again
   drop ID    delete a job that is not being processed
   prune      delete done and dead jobs older than --older-than
@@ -107,8 +108,12 @@ func runQueue(ctx context.Context, f *Factory, q *queue.Queue, args []string, as
 	}
 	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
 	for _, j := range jobs {
+		note := j.LastError
+		if j.Skipped != "" {
+			note = "skipped: " + j.Skipped
+		}
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%s\n", j.ID, j.State, j.Attempts, j.Created.Format(time.DateTime),
-			j.Event, j.Session, j.LastError)
+			j.Event, j.Session, note)
 	}
 	return tw.Flush()
 }

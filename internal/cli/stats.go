@@ -28,6 +28,7 @@ type statsJSON struct {
 	SavedTok   int            `json:"saved_tokens_per_session"`
 	Extraction queue.Totals   `json:"extraction"`
 	Today      queue.Totals   `json:"extraction_today"`
+	LastSkip   string         `json:"last_skipped,omitempty"` // why the newest skipped job was skipped
 }
 
 func newStatsCmd(f *Factory) *cobra.Command {
@@ -109,6 +110,7 @@ func collectStats(ctx context.Context, f *Factory) (statsJSON, error) {
 		if q, err := queue.Open(ctx, state); err == nil {
 			s.Extraction, _ = q.Totals(ctx, time.Time{})
 			s.Today, _ = q.Totals(ctx, f.Now().UTC().Truncate(24*time.Hour))
+			s.LastSkip, _ = q.LastSkip(ctx)
 			q.Close()
 		}
 	}
@@ -127,6 +129,10 @@ func printStats(f *Factory, s statsJSON) {
 	fmt.Fprintf(w, "drafts       %d in the inbox\n", s.Drafts)
 	fmt.Fprintf(w, "context      MEMORY.md costs %d tokens a session; all memories as one file would cost %d (%d saved)\n",
 		s.IndexTok, s.AllTok, s.SavedTok)
-	fmt.Fprintf(w, "extraction   %d jobs, %d facts, %d tokens in, %d out (today: %d in, %d out)\n",
-		s.Extraction.Jobs, s.Extraction.Facts, s.Extraction.TokensIn, s.Extraction.TokensOut, s.Today.TokensIn, s.Today.TokensOut)
+	fmt.Fprintf(w, "extraction   %d jobs (%d skipped), %d facts, %d tokens in, %d out (today: %d in, %d out)\n",
+		s.Extraction.Jobs, s.Extraction.Skipped, s.Extraction.Facts, s.Extraction.TokensIn, s.Extraction.TokensOut,
+		s.Today.TokensIn, s.Today.TokensOut)
+	if s.LastSkip != "" {
+		fmt.Fprintf(w, "  skipped:   %s (the newest)\n", s.LastSkip)
+	}
 }

@@ -32,20 +32,33 @@ func BenchmarkHeuristic(b *testing.B) {
 	}
 }
 
-// TestRequestSizes logs what a model call costs before the reply: the
-// prompt's tokens and, for each real transcript, the digest's tokens,
-// chunks and the estimate the cost guard checks.
+// TestRequestSizes measures what the model calls of a session cost before
+// the reply (the prompt, the digest's chunks, the estimate the cost guard
+// checks) and asserts that every real transcript is sent whole under the
+// default budgets, each call within a chunk, the prompt and the output.
 func TestRequestSizes(t *testing.T) {
 	t.Logf("system prompt: %d tokens", memory.EstimateTokens(systemPrompt))
 	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "bench", "transcripts", "*.jsonl"))
 	files = append(files, filepath.Join("testdata", "eval", "decisions.jsonl"))
+	cfg := DefaultConfig(func(string) string { return "" })
+	perCall := DefaultChunkTokens + DefaultMaxOutputTokens + memory.EstimateTokens(systemPrompt) + 100
 	for _, f := range files {
 		d := digestFile(t, f)
-		chunks := d.Chunks(DefaultChunkTokens)
-		need := 0
-		for i, c := range chunks {
-			need += request{System: systemPrompt, Messages: []message{{Role: "user", Text: digestMessage(c.Text, i+1, len(chunks))}}, MaxTokens: DefaultMaxOutputTokens}.estimate()
+		reqs, err := Requests(cfg, d)
+		if err != nil {
+			t.Errorf("%s: %v, want it sent", filepath.Base(f), err)
+			continue
 		}
-		t.Logf("%s: digest %d tokens, %d chunk(s), guard estimate %d tokens (input and max output)", filepath.Base(f), d.Tokens(), len(chunks), need)
+		need := 0
+		for _, r := range reqs {
+			need += r.Tokens
+			if r.Tokens > perCall {
+				t.Errorf("%s: part %d estimated at %d tokens, over %d", filepath.Base(f), r.Part, r.Tokens, perCall)
+			}
+		}
+		if need > DefaultMaxTokensPerSession {
+			t.Errorf("%s: %d tokens for %d calls, over the session budget of %d: its beginning would be left out", filepath.Base(f), need, len(reqs), DefaultMaxTokensPerSession)
+		}
+		t.Logf("%s: digest %d tokens, %d request(s), guard estimate %d tokens (input and max output)", filepath.Base(f), d.Tokens(), len(reqs), need)
 	}
 }

@@ -30,14 +30,21 @@
 // 429 without retry-after is not retried ([ErrRateLimited]); other HTTP
 // failures are an [*APIError].
 //
-// A cost guard runs before every model call: a digest with fewer than
-// [Config.MinUserTurns] prompts is not sent ([ErrTooShort]), and each call
-// must fit, by its estimate (input plus the output it allows), in what is
-// left of the per-session and per-day token budgets, the day's spend kept
-// by a [Ledger] the caller provides. When the first call does not fit the
-// extraction ends with [ErrBudget]; when a later chunk does not, the
-// chunks read so far give the candidates and [Usage.Skipped] counts the
-// rest. What each call spent is recorded in the Ledger as soon as it
+// A cost guard runs before every model call. A digest is sent for the work
+// it shows, not for its count of prompts: it is sent when the person spoke
+// [Config.MinUserTurns] times (prompts, answers and rejections alike), or
+// answered or rejected anything, or when the session (its sub-agents
+// included) edited a file, failed at something or made five tool calls;
+// otherwise it is not sent ([ErrTooShort], saying what was counted). Each
+// call must fit, by its estimate (input plus the output it allows), in
+// what is left of the per-session and per-day token budgets, the day's
+// spend kept by a [Ledger] the caller provides. Chunks are sent from the
+// last to the first, so that a budget that runs out costs the session's
+// beginning, not its end (where the fixes, the failures and the work left
+// are). When the first call does not fit the extraction ends with
+// [ErrBudget]; when a later chunk does not, the chunks read so far give
+// the candidates and [Usage.Skipped] counts the rest. [Requests] shows
+// what would be sent. What each call spent is recorded in the Ledger as soon as it
 // returns. The heuristic provider spends nothing and has no guard.
 //
 // Every text field of every candidate is redacted before it is returned.

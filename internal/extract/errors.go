@@ -12,7 +12,7 @@ import (
 // ErrBudget mean the session was deliberately not sent to a model: a
 // worker marks the job done and skipped, not failed.
 var (
-	ErrTooShort      = errors.New("too few user turns to be worth a model call")
+	ErrTooShort      = errors.New("too little work to be worth a model call")
 	ErrBudget        = errors.New("token budget spent")
 	ErrRefused       = errors.New("the model refused")
 	ErrInvalidOutput = errors.New("invalid output")

@@ -97,7 +97,7 @@ type Config struct {
 
 	MaxTokensPerSession int // budget of one Extract call, input and output tokens together
 	MaxTokensPerDay     int // budget of all calls on one day, kept by Ledger
-	MinUserTurns        int // a digest with fewer prompts (see UserTurns) is not sent to a model (ErrTooShort)
+	MinUserTurns        int // a digest in which the person spoke fewer times (prompts, answers, rejections) and that shows no edit, failure, answer, rejection or run of tool calls is not sent to a model (ErrTooShort)
 	ChunkTokens         int // the largest piece of digest sent in one call
 	MaxOutputTokens     int // max_tokens of one call
 

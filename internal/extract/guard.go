@@ -2,7 +2,7 @@ package extract
 
 import (
 	"context"
-	"strings"
+	"strconv"
 	"sync"
 	"time"
 
@@ -83,25 +83,32 @@ func (g *guard) record(ctx context.Context, u Usage) error {
 // UserTurns counts the prompts a person typed in d: turns opened by a
 // prompt that is not only a slash command. Sub-agent turns, whose "prompt"
 // is the parent agent's instructions, do not count.
-func UserTurns(d *transcript.Digest) int {
-	n := 0
-	for _, t := range d.Turns {
-		if t.Kind != transcript.TurnPrompt {
-			continue
-		}
-		for _, it := range t.Items {
-			if it.Kind == transcript.ItemUser && !slashOnly(it.Text) {
-				n++
-				break
-			}
-		}
+func UserTurns(d *transcript.Digest) int { return d.Work().Prompts }
+
+// minWorkCalls is the number of tool calls that make a session worth
+// reading even without an edit, a failure or a second word from the person:
+// exploring a codebase finds where things are.
+const minWorkCalls = 5
+
+// tooLittle says why a session that shows w is not worth a model call, ""
+// when it is. A session is worth one when the person spoke (prompts,
+// answers and rejections alike) at least least times, or answered or
+// rejected anything, or when it edited a file, failed at something or
+// made minWorkCalls tool calls: the work of one prompt and its sub-agents
+// counts, not the number of prompts. least <= 0 sends everything.
+func tooLittle(w transcript.Work, least int) string {
+	if least <= 0 || w.Spoke() >= least || w.Answers+w.Rejections > 0 ||
+		w.Edits > 0 || w.Failures > 0 || w.Calls >= minWorkCalls {
+		return ""
 	}
-	return n
+	return plural(w.Prompts, "prompt") + " and " + plural(w.Calls, "tool call") +
+		"; no edit, failure, answer or rejection"
 }
 
-// slashOnly reports whether a prompt is only a slash command, such as
-// "/mcp" or "/clear": a command to the client, not a turn of work.
-func slashOnly(text string) bool {
-	text = strings.TrimSpace(text)
-	return strings.HasPrefix(text, "/") && !strings.ContainsAny(text, " \t\n")
+func plural(n int, what string) string {
+	s := strconv.Itoa(n) + " " + what
+	if n != 1 {
+		s += "s"
+	}
+	return s
 }

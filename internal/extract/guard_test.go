@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/fakeapi"
+	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/redact"
 	"github.com/mnemo-dev/mnemo/internal/transcript"
 )
@@ -219,5 +221,124 @@ func TestOutputCleaned(t *testing.T) {
 	}
 	if strings.Contains(got[0].Fact, "ghp_") || !strings.Contains(got[0].Fact, "[REDACTED:github-token]") {
 		t.Errorf("Fact = %q, want the token redacted", got[0].Fact)
+	}
+}
+
+// TestWorkGate: a session is sent for the work it shows, not for its
+// count of typed prompts: one prompt with an edit, a failure, an answer,
+// a rejection or a run of tool calls is sent; one prompt of talk is not,
+// and the error says what was counted.
+func TestWorkGate(t *testing.T) {
+	const talk = "cwd: /x\n---\nuser: What does the billing job do?\nassistant: It sends invoices.\n"
+	tests := []struct {
+		name   string
+		script string
+		sent   bool
+	}{
+		{"one prompt of talk", talk, false},
+		{"a slash command and talk", "cwd: /x\n---\nuser: /mcp\nuser: hello\nassistant: hi\n", false},
+		{"one prompt and an edit", "cwd: /x\n---\nuser: Fix the typo in CLAUDE.md.\ntool: Edit CLAUDE.md => ok\nassistant: Fixed.\n", true},
+		{"one prompt and a failure", "cwd: /x\n---\nuser: Run the tests.\ntool: Bash go test ./... => error: --- FAIL: TestX\nassistant: It fails.\n", true},
+		{"one prompt and an answer", "cwd: /x\n---\nuser: Set up linting.\n" +
+			`tool: AskUserQuestion {"questions":[{"question":"Which linter?"}]} => ok: User has answered your questions: "Which linter?"="ruff". You can now continue.` + "\n", true},
+		{"one prompt and a rejection", "cwd: /x\n---\nuser: Clean up.\n" +
+			"tool: Bash rm -rf build => error: The user doesn't want to proceed with this tool use. The tool use was rejected. To tell you how to proceed, the user said:\n  keep build/\n", true},
+		{"one prompt and five reads", "cwd: /x\n---\nuser: Where is the retry logic?\n" + strings.Repeat("tool: Read a.go => ok\n", 5) + "assistant: In a.go.\n", true},
+		{"two prompts", testScript, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			model := emptyModel(t, 2)
+			cfg := testConfig(ProviderAnthropic, model.URL())
+			cfg.MinUserTurns = DefaultMinUserTurns
+			_, _, err := newExtractor(t, cfg).Extract(context.Background(), scriptDigest(t, tt.script, ""))
+			if got := len(model.Requests()) > 0; got != tt.sent {
+				t.Errorf("sent = %v, want %v (err %v)", got, tt.sent, err)
+			}
+			if tt.sent {
+				if err != nil {
+					t.Errorf("Extract: %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrTooShort) || !strings.Contains(err.Error(), "1 prompt") || !strings.Contains(err.Error(), "no edit") {
+				t.Errorf("Extract error = %v, want ErrTooShort saying what was counted", err)
+			}
+		})
+	}
+}
+
+// TestBudgetKeepsEnd: when a long session's chunks exceed the session's
+// budget, its end (the last turns, the files and the failures) is sent
+// first, and what is left out is its beginning.
+func TestBudgetKeepsEnd(t *testing.T) {
+	src := longScript(40) + "user: Last step: run the tests.\ntool: Bash go test ./billing/... => error: billing_test.go:12: total 80, want 90\nassistant: TODO: the rounding test still fails.\n"
+	d := scriptDigest(t, src, "")
+	per := 1000 + 200 + memory.EstimateTokens(systemPrompt) + 50 // a chunk, the output it allows, the prompt, framing
+	script := make([]fakeapi.Reply, 10)
+	for i := range script {
+		script[i] = fakeapi.Reply{Text: "[]", InputTokens: per} // each call spends what it may
+	}
+	model := fakeapi.New(t, script...)
+	cfg := testConfig(ProviderAnthropic, model.URL())
+	cfg.ChunkTokens, cfg.MaxOutputTokens = 1000, 200
+	n := len(d.Chunks(1000))
+	cfg.MaxTokensPerSession = 2*per + per/2
+	_, u, err := newExtractor(t, cfg).Extract(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := model.Requests()
+	if len(reqs) < 1 || len(reqs) >= n || u.Skipped != n-len(reqs) {
+		t.Fatalf("%d requests for %d chunks, %d skipped: want some chunks left out", len(reqs), n, u.Skipped)
+	}
+	sent := strings.Join(reqs, "\n")
+	for _, want := range []string{"Last step: run the tests.", "billing_test.go:12: total 80, want 90", "## failures", "TODO: the rounding test still fails."} {
+		if !strings.Contains(sent, want) {
+			t.Errorf("the requests lack %q: the session's end was dropped", want)
+		}
+	}
+	if strings.Contains(sent, "Step 1: ") {
+		t.Errorf("the requests hold the first step, though chunks were left out: the beginning should go first")
+	}
+	if !strings.Contains(reqs[0], fmt.Sprintf("part %d of %d", n, n)) {
+		t.Errorf("the first request is not the last part of %d", n)
+	}
+}
+
+// TestRequests: what would be sent is what Extract sends, in its order.
+func TestRequests(t *testing.T) {
+	d := scriptDigest(t, longScript(40), "")
+	cfg := testConfig(ProviderAnthropic, "http://127.0.0.1:1")
+	cfg.ChunkTokens, cfg.MaxOutputTokens = 1000, 200
+	reqs, err := Requests(cfg, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := emptyModel(t, len(reqs))
+	cfg.BaseURL = model.URL()
+	if _, _, err := newExtractor(t, cfg).Extract(context.Background(), d); err != nil {
+		t.Fatal(err)
+	}
+	sent := model.Requests()
+	if len(sent) != len(reqs) {
+		t.Fatalf("Requests gave %d, Extract sent %d", len(reqs), len(sent))
+	}
+	for i, r := range reqs {
+		if r.Part != len(reqs)-i || r.Parts != len(reqs) || r.System != systemPrompt || r.MaxTokens != 200 {
+			t.Errorf("request %d = part %d of %d, max_tokens %d, want part %d of %d (the end first)", i, r.Part, r.Parts, r.MaxTokens, len(reqs)-i, len(reqs))
+		}
+		var body struct {
+			Messages []struct {
+				Content []struct{ Text string } `json:"content"`
+			} `json:"messages"`
+		}
+		if err := json.Unmarshal([]byte(sent[i]), &body); err != nil || len(body.Messages) != 1 || body.Messages[0].Content[0].Text != r.User {
+			t.Errorf("request %d: the user message sent differs from Requests' (%v)", i, err)
+		}
+	}
+	cfg.MinUserTurns = 2
+	if _, err := Requests(cfg, scriptDigest(t, "cwd: /x\n---\nuser: hi\n", "")); !errors.Is(err, ErrTooShort) {
+		t.Errorf("Requests of a session of talk: %v, want ErrTooShort", err)
 	}
 }

@@ -34,30 +34,27 @@ func (x *llm) Name() string { return x.name }
 // Extract implements [Extractor].
 func (x *llm) Extract(ctx context.Context, d *transcript.Digest) ([]Candidate, Usage, error) {
 	var u Usage
-	if n, least := UserTurns(d), x.cfg.MinUserTurns; least > 0 && n < least {
-		return nil, u, fmt.Errorf("extract: %s: %d user turns, at least %d: %w", x.name, n, least, ErrTooShort)
+	reqs, err := plan(x.cfg, d)
+	if err != nil {
+		return nil, u, fmt.Errorf("extract: %s: %w", x.name, err)
 	}
-	var chunks []string
-	if x.cfg.ChunkTokens > 0 {
-		for _, c := range d.Chunks(x.cfg.ChunkTokens) {
-			chunks = append(chunks, x.cfg.Redactor.String(c.Text))
-		}
-	} else {
-		chunks = []string{x.cfg.Redactor.String(d.String())}
+	var texts []string
+	for _, r := range reqs {
+		texts = append(texts, r.chunk)
 	}
-	ps := newPaths(d.Meta.CWD, strings.Join(chunks, "\n"))
+	ps := newPaths(d.Meta.CWD, strings.Join(texts, "\n"))
 	g := newGuard(x.cfg)
 	var all []Candidate
-	for i, chunk := range chunks {
-		cands, cu, err := x.extractChunk(ctx, g, chunk, i+1, len(chunks), ps)
+	for i, r := range reqs {
+		cands, cu, err := x.extractChunk(ctx, g, r.request, ps)
 		u.add(cu)
 		if errors.Is(err, ErrBudget) && i > 0 {
-			u.Skipped = len(chunks) - i
+			u.Skipped = len(reqs) - i
 			x.cfg.Logger.Debug("extract: budget spent, chunks skipped", "provider", x.name, "skipped", u.Skipped, "err", err)
 			break
 		}
-		if err != nil && len(chunks) > 1 {
-			return nil, u, fmt.Errorf("extract: %s: chunk %d of %d: %w", x.name, i+1, len(chunks), err)
+		if err != nil && len(reqs) > 1 {
+			return nil, u, fmt.Errorf("extract: %s: chunk %d of %d: %w", x.name, r.part, len(reqs), err)
 		}
 		if err != nil {
 			return nil, u, fmt.Errorf("extract: %s: %w", x.name, err)
@@ -67,15 +64,49 @@ func (x *llm) Extract(ctx context.Context, d *transcript.Digest) ([]Candidate, U
 	return finish(all, x.cfg.Redactor, d.Meta.End), u, nil
 }
 
+// A plannedRequest is the first request about one chunk of a digest.
+type plannedRequest struct {
+	request
+	chunk string // the chunk's text, redacted
+	part  int    // 1-based position of the chunk in the digest
+}
+
+// plan returns the requests an extraction of d begins with, one per
+// chunk, in the order they are sent: the last chunk first (the session's
+// end, its files and its failures, where the fixes and what is left to do
+// are), then back to the first, so that a budget that runs out costs the
+// beginning. It returns [ErrTooShort] when d shows too little work.
+func plan(cfg Config, d *transcript.Digest) ([]plannedRequest, error) {
+	if why := tooLittle(d.Work(), cfg.MinUserTurns); why != "" {
+		return nil, fmt.Errorf("%w (%s)", ErrTooShort, why)
+	}
+	var chunks []string
+	if cfg.ChunkTokens > 0 {
+		for _, c := range d.Chunks(cfg.ChunkTokens) {
+			chunks = append(chunks, cfg.Redactor.String(c.Text))
+		}
+	} else {
+		chunks = []string{cfg.Redactor.String(d.String())}
+	}
+	n := len(chunks)
+	out := make([]plannedRequest, 0, n)
+	for i := n - 1; i >= 0; i-- {
+		out = append(out, plannedRequest{
+			request: request{
+				System:    systemPrompt,
+				Messages:  []message{{Role: "user", Text: digestMessage(chunks[i], i+1, n)}},
+				MaxTokens: cfg.MaxOutputTokens,
+			},
+			chunk: chunks[i], part: i + 1,
+		})
+	}
+	return out, nil
+}
+
 // extractChunk asks the model about one chunk, and once more with the
 // problems when the reply is invalid.
-func (x *llm) extractChunk(ctx context.Context, g *guard, chunk string, i, n int, ps paths) ([]Candidate, Usage, error) {
+func (x *llm) extractChunk(ctx context.Context, g *guard, req request, ps paths) ([]Candidate, Usage, error) {
 	var u Usage
-	req := request{
-		System:    systemPrompt,
-		Messages:  []message{{Role: "user", Text: digestMessage(chunk, i, n)}},
-		MaxTokens: x.cfg.MaxOutputTokens,
-	}
 	var first []Candidate // the valid items of the first reply, should the repair do worse
 	for attempt := 0; ; attempt++ {
 		if err := g.allow(ctx, req.estimate()); err != nil {

@@ -2,11 +2,13 @@ package extract
 
 import (
 	_ "embed"
+	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/fence"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/transcript"
 )
 
 // systemPrompt is the instruction every model provider sends.
@@ -82,4 +84,37 @@ func (r request) estimate() int {
 		n += memory.EstimateTokens(m.Text) + 4
 	}
 	return n
+}
+
+// A Request is one model call an extraction begins with, as every model
+// provider is given it: the system prompt, the user message (a chunk of
+// the digest, fenced), and the output it may take. A provider wraps it in
+// its own envelope (the claude CLI flattens it into one prompt); a reply
+// that needs a repair adds a second exchange.
+type Request struct {
+	Part      int    `json:"part"` // the chunk of the digest it holds, 1-based
+	Parts     int    `json:"parts"`
+	System    string `json:"system"`
+	User      string `json:"user"`
+	MaxTokens int    `json:"max_tokens"`
+	Tokens    int    `json:"tokens"` // estimated cost: the input and all the output it allows
+}
+
+// Requests returns the requests an extraction of d under cfg begins with,
+// in the order they are sent (the session's end first), or an error
+// matching [ErrTooShort] when d shows too little work to be sent. Budgets
+// are not applied: the day's spend is not known here, and a session
+// budget stops the calls from the first that does not fit.
+func Requests(cfg Config, d *transcript.Digest) ([]Request, error) {
+	cfg = cfg.withDefaults()
+	planned, err := plan(cfg, d)
+	if err != nil {
+		return nil, fmt.Errorf("extract: %w", err)
+	}
+	out := make([]Request, len(planned))
+	for i, p := range planned {
+		out[i] = Request{Part: p.part, Parts: len(planned), System: p.System, User: p.Messages[0].Text,
+			MaxTokens: p.MaxTokens, Tokens: p.estimate()}
+	}
+	return out, nil
 }

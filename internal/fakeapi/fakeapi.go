@@ -24,6 +24,9 @@ type Reply struct {
 	// and Header its headers (retry-after…); Text is then the error body.
 	Status int
 	Header map[string]string
+	// InputTokens, when not 0, is the input a plain reply says it used
+	// (10 otherwise), so a test can spend a token budget.
+	InputTokens int
 }
 
 // A Model serves the Messages API from a script and keeps every request
@@ -125,11 +128,15 @@ func (f *Model) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !req.Stream {
+		in := 10
+		if rep.InputTokens != 0 {
+			in = rep.InputTokens
+		}
 		w.Header().Set("content-type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{
 			"id": "msg_1", "type": "message", "role": "assistant", "model": req.Model,
 			"content":     []any{map[string]string{"type": "text", "text": rep.Text}},
-			"stop_reason": "end_turn", "usage": map[string]int{"input_tokens": 10, "output_tokens": 5},
+			"stop_reason": "end_turn", "usage": map[string]int{"input_tokens": in, "output_tokens": 5},
 		})
 		return
 	}

@@ -46,3 +46,6 @@ func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 
 // FindStringSubmatchIndex is [regexp.Regexp.FindStringSubmatchIndex].
 func (r *Regexp) FindStringSubmatchIndex(s string) []int { return r.re().FindStringSubmatchIndex(s) }
+
+// ReplaceAllString is [regexp.Regexp.ReplaceAllString].
+func (r *Regexp) ReplaceAllString(src, repl string) string { return r.re().ReplaceAllString(src, repl) }

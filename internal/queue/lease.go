@@ -60,6 +60,18 @@ type Result struct {
 	StartOff, EndOff    int64 // the byte range of the transcript read
 	TokensIn, TokensOut int
 	Facts               int
+	Skipped             string // why nothing was extracted on purpose; "" when extraction ran
+	// Parts are the other transcripts read with the job's own (its
+	// sub-agents'), each with the offset reached: Complete records them
+	// as their own sessions' offsets.
+	Parts []Part
+}
+
+// A Part is a transcript read with a job's own, and where reading it stopped.
+type Part struct {
+	Session    string // its key in the sessions table, as [Queue.Offset] takes it
+	Transcript string
+	EndOff     int64
 }
 
 // Complete marks a job done and advances its session's offset, in one
@@ -74,19 +86,22 @@ func (q *Queue) Complete(ctx context.Context, j Job, r Result) error {
 	defer tx.Rollback()
 	now := formatTime(q.Now())
 	res, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'done', lease_until = NULL, last_error = '',
-		start_off = ?, end_off = ?, tokens_in = ?, tokens_out = ?, facts = ?, finished = ?
-		WHERE id = ? AND state = 'leased'`, r.StartOff, r.EndOff, r.TokensIn, r.TokensOut, r.Facts, now, j.ID)
+		start_off = ?, end_off = ?, tokens_in = ?, tokens_out = ?, facts = ?, finished = ?, skipped = ?
+		WHERE id = ? AND state = 'leased'`, r.StartOff, r.EndOff, r.TokensIn, r.TokensOut, r.Facts, now, r.Skipped, j.ID)
 	if err != nil {
 		return fmt.Errorf("queue: complete %d: %w", j.ID, err)
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
 		return fmt.Errorf("queue: complete %d: the job is no longer leased", j.ID)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (session, transcript, done_off, updated) VALUES (?, ?, ?, ?)
+	parts := append([]Part{{Session: j.Session, Transcript: j.Transcript, EndOff: r.EndOff}}, r.Parts...)
+	for _, p := range parts {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (session, transcript, done_off, updated) VALUES (?, ?, ?, ?)
 		ON CONFLICT (session) DO UPDATE SET transcript = excluded.transcript,
 			done_off = max(done_off, excluded.done_off), updated = excluded.updated`,
-		j.Session, j.Transcript, r.EndOff, now); err != nil {
-		return fmt.Errorf("queue: complete %d: %w", j.ID, err)
+			p.Session, p.Transcript, p.EndOff, now); err != nil {
+			return fmt.Errorf("queue: complete %d: %w", j.ID, err)
+		}
 	}
 	return tx.Commit()
 }
@@ -176,6 +191,7 @@ func (q *Queue) Counts(ctx context.Context) (map[string]int, error) {
 // Totals are what the worker has done and spent.
 type Totals struct {
 	Jobs      int `json:"jobs"`
+	Skipped   int `json:"skipped"` // jobs done without extraction, on purpose
 	Facts     int `json:"facts"`
 	TokensIn  int `json:"tokens_in"`
 	TokensOut int `json:"tokens_out"`
@@ -184,10 +200,25 @@ type Totals struct {
 // Totals sums the finished jobs, those finished at or after since (zero: all).
 func (q *Queue) Totals(ctx context.Context, since time.Time) (Totals, error) {
 	var t Totals
-	err := q.db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(facts), 0), coalesce(sum(tokens_in), 0), coalesce(sum(tokens_out), 0)
-		FROM jobs WHERE state = 'done' AND finished >= ?`, formatTime(since)).Scan(&t.Jobs, &t.Facts, &t.TokensIn, &t.TokensOut)
+	err := q.db.QueryRowContext(ctx, `SELECT count(*), count(nullif(skipped, '')), coalesce(sum(facts), 0),
+		coalesce(sum(tokens_in), 0), coalesce(sum(tokens_out), 0)
+		FROM jobs WHERE state = 'done' AND finished >= ?`, formatTime(since)).Scan(&t.Jobs, &t.Skipped, &t.Facts, &t.TokensIn, &t.TokensOut)
 	if err != nil {
 		return t, fmt.Errorf("queue: totals: %w", err)
 	}
 	return t, nil
+}
+
+// LastSkip returns why the newest skipped job was skipped, "" when no job was.
+func (q *Queue) LastSkip(ctx context.Context) (string, error) {
+	var why string
+	err := q.db.QueryRowContext(ctx, `SELECT skipped FROM jobs WHERE state = 'done' AND skipped != ''
+		ORDER BY id DESC LIMIT 1`).Scan(&why)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("queue: last skip: %w", err)
+	}
+	return why, nil
 }

@@ -90,6 +90,9 @@ type Job struct {
 	TokensOut  int       `json:"tokens_out"`
 	Facts      int       `json:"facts"`
 	Finished   time.Time `json:"finished,omitzero"`
+	// Skipped says why a done job extracted nothing on purpose (a session
+	// with too little work, a budget spent); "" when it was not skipped.
+	Skipped string `json:"skipped,omitempty"`
 }
 
 // Enqueue adds a job for a session. When the session already has a job
@@ -119,7 +122,7 @@ func (q *Queue) Enqueue(ctx context.Context, j Job) (id int64, err error) {
 }
 
 const jobColumns = `id, session, transcript, cwd, event, created, state, attempts, lease_until,
-	next_try, last_error, coalesce(start_off, 0), coalesce(end_off, 0), tokens_in, tokens_out, facts, finished`
+	next_try, last_error, coalesce(start_off, 0), coalesce(end_off, 0), tokens_in, tokens_out, facts, finished, skipped`
 
 type scanner interface{ Scan(...any) error }
 
@@ -128,7 +131,7 @@ func scanJob(s scanner) (Job, error) {
 	var created string
 	var lease, next, finished sql.NullString
 	err := s.Scan(&j.ID, &j.Session, &j.Transcript, &j.Cwd, &j.Event, &created, &j.State, &j.Attempts,
-		&lease, &next, &j.LastError, &j.StartOff, &j.EndOff, &j.TokensIn, &j.TokensOut, &j.Facts, &finished)
+		&lease, &next, &j.LastError, &j.StartOff, &j.EndOff, &j.TokensIn, &j.TokensOut, &j.Facts, &finished, &j.Skipped)
 	j.Created = parseTime(sql.NullString{String: created, Valid: true})
 	j.LeaseUntil, j.NextTry, j.Finished = parseTime(lease), parseTime(next), parseTime(finished)
 	return j, err

@@ -3,6 +3,7 @@ package queue
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"testing"
 	"time"
 )
@@ -197,12 +198,43 @@ func TestMigrate(t *testing.T) {
 			t.Errorf("after reopening, the spend table: %v", err)
 		}
 		var n int
-		if err := q.db.QueryRowContext(ctx, `SELECT count(*) FROM migrations`).Scan(&n); err != nil || n != 2 {
-			t.Errorf("migrations recorded: %d, %v; want 2", n, err)
+		files, _ := fs.Glob(migrations, "migration/*.sql")
+		if err := q.db.QueryRowContext(ctx, `SELECT count(*) FROM migrations`).Scan(&n); err != nil || n != len(files) {
+			t.Errorf("migrations recorded: %d, %v; want %d", n, err, len(files))
 		}
 		if js, err := q.List(ctx); err != nil || len(js) != 1 || js[0].ID != id {
 			t.Errorf("jobs after migrating: %+v, %v; want job %d", js, err, id)
 		}
 		q.Close()
+	}
+}
+
+// TestCompleteSkippedAndParts: a skipped job keeps its reason, and the
+// transcripts read with a job's own get their offsets.
+func TestCompleteSkippedAndParts(t *testing.T) {
+	q, _ := mustOpen(t)
+	ctx := context.Background()
+	q.Enqueue(ctx, Job{Session: "s", Transcript: "/t/s.jsonl", Event: "session-end"})
+	j, _, _ := q.Lease(ctx, time.Minute)
+	if err := q.Complete(ctx, j, Result{Skipped: "too little work to be worth a model call (1 prompt)"}); err != nil {
+		t.Fatal(err)
+	}
+	q.Enqueue(ctx, Job{Session: "s", Transcript: "/t/s.jsonl", Event: "session-end"})
+	j, _, _ = q.Lease(ctx, time.Minute)
+	parts := []Part{{Session: "s/agent-a1", Transcript: "/t/s/subagents/agent-a1.jsonl", EndOff: 700}}
+	if err := q.Complete(ctx, j, Result{EndOff: 900, Facts: 1, Parts: parts}); err != nil {
+		t.Fatal(err)
+	}
+	jobs, _ := q.List(ctx)
+	if len(jobs) != 2 || jobs[1].Skipped != "too little work to be worth a model call (1 prompt)" || jobs[0].Skipped != "" {
+		t.Errorf("jobs = %+v, want the first skipped with its reason, the second not", jobs)
+	}
+	for session, want := range map[string]int64{"s": 900, "s/agent-a1": 700} {
+		if off, _ := q.Offset(ctx, session); off != want {
+			t.Errorf("Offset(%q) = %d, want %d", session, off, want)
+		}
+	}
+	if tot, _ := q.Totals(ctx, time.Time{}); tot.Jobs != 2 || tot.Skipped != 1 || tot.Facts != 1 {
+		t.Errorf("Totals = %+v, want 2 jobs, 1 skipped, 1 fact", tot)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,7 +18,8 @@ import (
 type Builder struct {
 	opts     Options
 	turns    []*Turn
-	title    string
+	titles   []title         // legacy summary lines, in file order
+	leaves   map[string]bool // uuids of the entries a summary line titles: true once seen
 	meta     metaTracker
 	metas    []Meta               // from the Readers given to ReadFrom
 	cur      *Turn                // the open main-chain turn
@@ -36,7 +38,14 @@ func NewBuilder(opts Options) *Builder {
 		threadOf: make(map[string]string),
 		lastMsg:  make(map[*Turn]string),
 		pending:  make(map[string]*ToolCall),
+		leaves:   make(map[string]bool),
 	}
+}
+
+// A title is a legacy summary line: a title for the conversation that
+// ends at its leaf. Claude Code writes them for other sessions too.
+type title struct {
+	text, leaf string
 }
 
 // ReadFrom adds every entry r returns until the end of its data. It returns
@@ -60,6 +69,21 @@ func (b *Builder) ReadFrom(ctx context.Context, r *Reader) error {
 	}
 }
 
+// ReadFile adds the entries of the transcript at path from offset (0, or
+// an offset [Reader.Offset] returned for the file) and returns the offset
+// reached: where the next read of the file starts.
+func (b *Builder) ReadFile(ctx context.Context, path string, offset int64) (int64, error) {
+	r, err := Open(path, offset)
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	if err := b.ReadFrom(ctx, r); err != nil {
+		return 0, err
+	}
+	return r.Offset(), nil
+}
+
 // Add adds one entry.
 func (b *Builder) Add(e Entry) {
 	b.meta.observe(e.SessionID, e.CWD, e.GitBranch, e.Version, e.Sidechain)
@@ -67,10 +91,16 @@ func (b *Builder) Add(e Entry) {
 	if e.Sidechain {
 		b.threadKey(e) // links the chain even through entries that add nothing
 	}
+	if _, ok := b.leaves[e.UUID]; ok && e.UUID != "" {
+		b.leaves[e.UUID] = true
+	}
 	switch e.Type {
 	case "summary":
-		if b.title == "" {
-			b.title = cut(oneLine(b.opts.Redact(e.Text)), maxArg)
+		if text := cut(oneLine(b.opts.Redact(e.Text)), maxArg); text != "" {
+			b.titles = append(b.titles, title{text: text, leaf: e.LeafUUID})
+			if _, ok := b.leaves[e.LeafUUID]; !ok && e.LeafUUID != "" {
+				b.leaves[e.LeafUUID] = false // until the leaf is read
+			}
 		}
 	case "system":
 		if e.Subtype == "compact_boundary" && !e.Sidechain {
@@ -108,7 +138,7 @@ func (b *Builder) addUser(e Entry) {
 		return // caveats and slash-command expansions: not typed by a person
 	}
 	if e.CompactSummary {
-		text := Elide(tidy(b.opts.Redact(entryText(e))), b.opts.MaxSummary)
+		text := cutSections(tidy(b.opts.Redact(entryText(e))), b.opts.MaxSummary)
 		t := b.cur
 		if e.Sidechain {
 			t = b.turnFor(e)
@@ -154,8 +184,11 @@ func (b *Builder) addUser(e Entry) {
 		b.newTurn(TurnPrompt, e.Time)
 	}
 	t := b.turnFor(e)
-	text := Elide(b.opts.Redact(strings.Join(parts, "\n")), b.opts.MaxPrompt)
-	t.Items = append(t.Items, Item{Kind: kind, Text: text})
+	text := b.opts.Redact(strings.Join(parts, "\n"))
+	if kind == ItemUser && t.Kind == TurnAgent && t.prompt == "" {
+		t.prompt = promptKey(text)
+	}
+	t.Items = append(t.Items, Item{Kind: kind, Text: Elide(text, b.opts.MaxPrompt)})
 }
 
 // entryText joins the text blocks of an entry's message.
@@ -206,6 +239,15 @@ func (b *Builder) addCall(blk Block, e Entry) {
 	c := &ToolCall{
 		ID: blk.ID, Name: blk.Name, Arg: b.opts.Redact(info.arg), Path: info.path, Op: info.op,
 		Background: info.background, Turn: t.Index, thread: b.threadKey(e), seq: b.calls,
+		Check: info.command.check, StatusOf: info.command.statusOf,
+		prompt: promptKey(b.opts.Redact(CleanPrompt(info.prompt))),
+	}
+	for _, q := range info.questions {
+		q.Text = b.opts.Redact(q.Text)
+		for i, o := range q.Options {
+			q.Options[i] = cut(b.opts.Redact(o), maxArg)
+		}
+		c.Questions = append(c.Questions, q)
 	}
 	b.calls++
 	if blk.ID != "" {
@@ -226,6 +268,7 @@ func (b *Builder) addResult(blk Block, e Entry, structured bool) {
 	if structured && e.Result != nil && e.Result.Interrupted {
 		c.Interrupted = true
 	}
+	text := blk.ResultText()
 	if !blk.IsError {
 		c.Outcome = OutcomeOK
 		switch c.Name {
@@ -233,20 +276,40 @@ func (b *Builder) addResult(blk Block, e Entry, structured bool) {
 			if writeUpdated(blk, e.Result, structured) {
 				c.Op = FileEdit
 			}
-		case "Task", "Agent", "AskUserQuestion":
-			c.Result = Elide(tidy(b.opts.Redact(agentReport(blk.ResultText()))), b.opts.MaxResult)
+		case "Task", "Agent":
+			report := tidy(b.opts.Redact(agentReport(text)))
+			c.Result = Elide(report, b.opts.MaxResult)
+			c.reportKey = textKey(report)
+			if structured && e.Result != nil {
+				c.agentID = e.Result.AgentID
+			}
+		case "AskUserQuestion":
+			var answers map[string]answerText
+			if structured && e.Result != nil {
+				answers = e.Result.Answers
+			}
+			b.addAnswers(c, text, answers)
+		default:
+			if c.Check {
+				b.addOutput(c, text)
+			}
 		}
 		return
 	}
+	if fb, ok := rejection(text); ok {
+		c.Outcome = OutcomeRejected
+		c.Feedback = Elide(b.opts.Redact(fb), b.opts.MaxPrompt)
+		return
+	}
 	c.Outcome = OutcomeError
-	text := blk.ResultText()
 	if isInterruption(strings.TrimSpace(text)) {
 		c.Interrupted = true
 	}
 	if c.Interrupted {
 		return // the person's doing, not an error worth quoting
 	}
-	c.Error = excerptError(b.opts.Redact(text), b.opts.ErrorLines, 240)
+	c.Exit, text = exitStatus(text)
+	c.Error = excerptError(b.opts.Redact(text), b.opts.ErrorLines, maxLineWidth)
 }
 
 // writeUpdated reports whether a Write overwrote an existing file.
@@ -293,7 +356,7 @@ func (b *Builder) turnFor(e Entry) *Turn {
 			agent = agent[:8]
 		}
 		agent = cut(oneLine(agent), 40)
-		t = &Turn{Index: len(b.turns) + 1, Kind: TurnAgent, Agent: agent, Time: e.Time}
+		t = &Turn{Index: len(b.turns) + 1, Kind: TurnAgent, Agent: agent, Time: e.Time, thread: key}
 		b.turns = append(b.turns, t)
 		b.threads[key] = t
 	}
@@ -323,28 +386,39 @@ func (b *Builder) threadKey(e Entry) string {
 	return key
 }
 
-// Digest returns the digest of the entries added so far. Prose is cut to
-// size here, once whole messages are known; the Builder can keep going.
+// Digest returns the digest of the entries added so far: turns in the
+// order they started, each sub-agent's turn linked to the call that
+// started it. Prose is cut to size here, once whole messages are known;
+// the Builder can keep going.
 func (b *Builder) Digest() *Digest {
-	d := &Digest{Meta: b.meta.meta(), Title: b.title}
+	d := &Digest{Meta: b.meta.meta(), Title: b.digestTitle()}
 	for _, m := range b.metas {
 		mergeMeta(&d.Meta, m)
 	}
 	setFirst(&d.Meta.CWD, b.opts.CWD)
+	var calls []*ToolCall
 	for _, t := range b.turns {
 		tt := *t
 		tt.Items = make([]Item, len(t.Items))
 		for i, it := range t.Items {
-			if it.Kind == ItemAssistant {
-				it.Text = Elide(it.Text, b.opts.MaxProse)
-			}
 			if it.Tool != nil {
 				c := *it.Tool // a snapshot: later results do not change it
+				c.Questions = slices.Clone(c.Questions)
 				it.Tool = &c
+				calls = append(calls, &c)
 			}
 			tt.Items[i] = it
 		}
 		d.Turns = append(d.Turns, &tt)
+	}
+	orderTurns(d.Turns, calls)
+	linkAgents(d.Turns, calls)
+	for _, t := range d.Turns {
+		for i := range t.Items {
+			if t.Items[i].Kind == ItemAssistant {
+				t.Items[i].Text = Elide(t.Items[i].Text, b.opts.MaxProse)
+			}
+		}
 	}
 	return d
 }

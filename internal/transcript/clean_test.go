@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -67,7 +68,14 @@ func TestExcerptError(t *testing.T) {
 		want     string
 	}{
 		{"wrapper removed", "<tool_use_error>File has not been read yet.</tool_use_error>", 4, "File has not been read yet."},
-		{"error lines first", npm, 3, "npm warn Unknown env config \"store-dir\".\n> Build error occurred\n[TypeError: generate is not a function]"},
+		{"telling lines first, noise never", npm, 3, "> Build error occurred\n[TypeError: generate is not a function]\n> app@0.1.0 build"},
+		{"a location beside its message", "Total errors: 2\nnotes\nlib/a.ex:57:pattern_match\nThe pattern can never match the type.\nlib/b.ex:9:call\nThe call will not succeed.\ndone", 4,
+			"lib/a.ex:57:pattern_match\nThe pattern can never match the type.\nlib/b.ex:9:call\nThe call will not succeed."},
+		{"a limit outranks the word error", "Total errors: 1\n[F] Function is too complex (cyclomatic complexity is 13, max is 9).\n  lib/p.ex:88:7\nerror summary\nmore\nlines", 3,
+			"Total errors: 1\n[F] Function is too complex (cyclomatic complexity is 13, max is 9).\nlib/p.ex:88:7"},
+		{"literal escapes split", `Error: Command failed: tsc\nsrc/a.ts(3,7): error TS2322: Type \"x\" is wrong.\n    at exithandler (node:child_process:422:12)`, 2,
+			"Error: Command failed: tsc\nsrc/a.ts(3,7): error TS2322: Type \"x\" is wrong."},
+		{"colours dropped", "\x1b[31merror\x1b[0m: thing.go:3: broken", 4, "error: thing.go:3: broken"},
 		{"few lines", "a\n\nb", 4, "a\nb"},
 	}
 	for _, tt := range tests {
@@ -77,8 +85,8 @@ func TestExcerptError(t *testing.T) {
 			}
 		})
 	}
-	if got := headline(excerptError(npm, 4, 240)); got != "> Build error occurred" {
-		t.Errorf("headline = %q, want the first line naming an error", got)
+	if got := headline(excerptError(npm, 4, 240)); got != "[TypeError: generate is not a function]" {
+		t.Errorf("headline = %q, want the typed error", got)
 	}
 }
 
@@ -138,7 +146,10 @@ func TestDescribeCall(t *testing.T) {
 		{"Bash", `{"command":"npm run dev","run_in_background":true}`, callInfo{arg: "npm run dev", background: true}},
 		{"Bash", `{"command":"cat > f <<'EOF'\nbody\nEOF"}`, callInfo{arg: "cat > f <<'EOF' ..."}},
 		{"Grep", `{"pattern":"func Next","glob":"*.go","path":"/w/internal"}`, callInfo{arg: "func Next in *.go in internal"}},
-		{"Task", `{"description":"Explore","subagent_type":"Explore","prompt":"…"}`, callInfo{arg: "Explore (Explore)"}},
+		{"Task", `{"description":"Explore","subagent_type":"Explore","prompt":"…"}`, callInfo{arg: "Explore (Explore)", prompt: "…"}},
+		{"Bash", `{"command":"go test ./... 2>&1 | tail -5"}`, callInfo{arg: "go test ./... 2>&1 | tail -5", command: commandCheck{check: true, statusOf: "tail"}}},
+		{"AskUserQuestion", `{"questions":[{"question":"Which?","multiSelect":true,"options":[{"label":"a","description":"first"},{"label":"b"}]}]}`,
+			callInfo{questions: []Question{{Text: "Which?", Multiple: true, Options: []string{"a: first", "b"}}}}},
 		{"TodoWrite", `{"todos":[{"content":"a","status":"completed"},{"content":"b","status":"in_progress"}]}`, callInfo{arg: "2 todos, 1 done; doing: b"}},
 		{"mcp__tracker__create", `{"title":"x"}`, callInfo{arg: `{"title":"x"}`}},
 		{"mcp__fs__read", `{"path":"/w/notes.md"}`, callInfo{arg: "notes.md"}},
@@ -146,7 +157,7 @@ func TestDescribeCall(t *testing.T) {
 		{"Read", `not json`, callInfo{op: FileRead}},
 	}
 	for _, tt := range tests {
-		if got := describeCall(tt.name, json.RawMessage(tt.input), "/w"); got != tt.want {
+		if got := describeCall(tt.name, json.RawMessage(tt.input), "/w"); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("describeCall(%s, %s) = %+v, want %+v", tt.name, tt.input, got, tt.want)
 		}
 	}

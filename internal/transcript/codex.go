@@ -277,9 +277,25 @@ func codexOutput(raw json.RawMessage) (text string, failed bool) {
 		return *wrapped.Output, wrapped.Metadata.ExitCode != nil && *wrapped.Metadata.ExitCode != 0
 	}
 	if code, ok := exitCode(text); ok {
-		return text, code != 0
+		return codexBody(text, code), code != 0
 	}
 	return text, false
+}
+
+// codexBody rewrites the text form of a command's output ("Exit code: 1",
+// "Wall time: …", "Output:", then the output) as Claude Code words it: the
+// output alone, led by "Exit code N" when the command failed.
+func codexBody(text string, code int) string {
+	head := text[:min(len(text), 300)]
+	i := strings.Index(head, "Output:\n")
+	if i < 0 || strings.TrimSpace(head[:i]) == "" {
+		return text
+	}
+	body := text[i+len("Output:\n"):]
+	if code != 0 {
+		body = "Exit code " + strconv.Itoa(code) + "\n" + body
+	}
+	return body
 }
 
 // exitCode reads the exit code at the head of the text form of a

@@ -52,8 +52,8 @@ func TestCodexOutput(t *testing.T) {
 	}{
 		{"json with exit code", str(`{"output":"FAIL\n","metadata":{"exit_code":2,"duration_seconds":1}}`), "FAIL\n", true},
 		{"json exit 0", str(`{"output":"ok\n","metadata":{"exit_code":0}}`), "ok\n", false},
-		{"text exit 1", str("Exit code: 1\nWall time: 2 seconds\nOutput:\nboom\n"), "Exit code: 1\nWall time: 2 seconds\nOutput:\nboom\n", true},
-		{"text exit 0", str("Exit code: 0\nOutput:\nfine\n"), "Exit code: 0\nOutput:\nfine\n", false},
+		{"text exit 1", str("Exit code: 1\nWall time: 2 seconds\nOutput:\nboom\n"), "Exit code 1\nboom\n", true},
+		{"text exit 0", str("Exit code: 0\nOutput:\nfine\n"), "fine\n", false},
 		{"plain", str("Plan updated"), "Plan updated", false},
 		{"object failed", json.RawMessage(`{"content":"no such file","success":false}`), "no such file", true},
 		{"object ok", json.RawMessage(`{"content":"done","success":true}`), "done", false},

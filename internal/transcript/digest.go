@@ -67,11 +67,15 @@ const (
 // A Turn is a person's prompt and everything that followed it up to the next
 // prompt, or one sub-agent's conversation, or a compaction.
 type Turn struct {
-	Index int // 1-based position in the digest
-	Kind  TurnKind
-	Agent string // TurnAgent: the sub-agent's id (agentId, or the first 8 characters of its root uuid)
-	Time  time.Time
-	Items []Item
+	Index  int // 1-based position in the digest
+	Kind   TurnKind
+	Agent  string // TurnAgent: the sub-agent's id (agentId, or the first 8 characters of its root uuid)
+	Caller int    // TurnAgent: the turn whose Task call started it, 0 when not in the digest
+	Time   time.Time
+	Items  []Item
+
+	thread string // TurnAgent: the sub-agent's thread key
+	prompt string // TurnAgent: promptKey of its instructions
 }
 
 // An ItemKind says what an item holds.
@@ -101,9 +105,10 @@ type Outcome int
 
 // Outcomes of tool calls.
 const (
-	OutcomeNone  Outcome = iota // no result in this part of the transcript
-	OutcomeOK                   // a result that is not an error
-	OutcomeError                // a result marked is_error
+	OutcomeNone     Outcome = iota // no result in this part of the transcript
+	OutcomeOK                      // a result that is not an error
+	OutcomeError                   // a result marked is_error
+	OutcomeRejected                // the person rejected the call before it ran
 )
 
 // A ToolCall is a tool_use paired with its tool_result.
@@ -116,12 +121,58 @@ type ToolCall struct {
 	Outcome     Outcome
 	Background  bool   // a command started in the background
 	Interrupted bool   // the person stopped the call
-	Error       string // OutcomeError: the first lines of the error
-	Result      string // text worth keeping from a successful result: a sub-agent's report, answers to questions
+	Error       string // OutcomeError, or Reported: the lines of the output that tell most
+	Result      string // text worth keeping from a successful result: a sub-agent's report
 	Turn        int    // index of the turn the call belongs to
 
-	thread string // "" for the main chain, else the sub-agent
-	seq    int    // order of the call in the digest
+	// Commands.
+	Exit     string // OutcomeError: the exit status the result gives, "" when it gives none
+	Check    bool   // a test, build, lint or commit command, whose output is evidence
+	StatusOf string // the program whose exit status the command line returns, when not the checking command's own (a pipe, ||, ;)
+	Reported bool   // OutcomeOK, but the output of a check command reports a failure (its lines are in Error)
+	Output   string // OutcomeOK: the last and most telling lines of a check command's output
+
+	Feedback  string     // OutcomeRejected: what the person said when rejecting the call
+	Questions []Question // AskUserQuestion: what was asked, the options and the person's answers
+	AgentTurn int        // Task, Agent: the turn holding the sub-agent's own conversation, 0 when not in the digest
+
+	thread    string // "" for the main chain, else the sub-agent
+	seq       int    // order of the call in the digest
+	prompt    string // Task, Agent: the start of the instructions, to find the sub-agent's turn
+	agentID   string // Task, Agent: the sub-agent's id, when the result names it
+	reportKey uint64 // Task, Agent: a hash of the whole report, to find it again in the sub-agent's turn
+}
+
+// A Question is one question an agent asked the person (AskUserQuestion).
+type Question struct {
+	Text     string
+	Options  []string // "label: description" each
+	Multiple bool     // several options could be chosen
+	Answer   string   // the person's answer, "" when none was given
+}
+
+// Answers returns the person's answers to an AskUserQuestion call, in the
+// order the questions were asked: what they said, without the questions
+// and options, which the agent wrote.
+func (c *ToolCall) Answers() []string {
+	var out []string
+	for _, q := range c.Questions {
+		if q.Answer != "" {
+			out = append(out, q.Answer)
+		}
+	}
+	return out
+}
+
+// failed reports whether the call failed: its result is an error, or its
+// output reports a failure its status hides.
+func (c *ToolCall) failed() bool {
+	return !c.Interrupted && (c.Outcome == OutcomeError || c.Outcome == OutcomeOK && c.Reported)
+}
+
+// succeeded reports whether the call ran and nothing says it failed.
+func (c *ToolCall) succeeded() bool {
+	return !c.Interrupted && c.Outcome == OutcomeOK && !c.Reported
 }
 
 // Build reads r to its end and returns the digest of what it read. It stops

@@ -17,16 +17,22 @@
 // A [Digest] is the compact, ordered text of what happened, built by a
 // [Builder] (or [Build]) from entries: user prompts (cleaned of injected
 // context and command wrappers), assistant prose, one line per tool call
-// with its key argument and outcome, the first lines of errors, the files
-// read, edited and created, failed calls and what later fixed them, and
-// compaction summaries. Thinking, progress lines, snapshots and tool output
-// are left out; long texts keep their head and tail. Text that arrives in
-// the same message as a tool result is tool output, never the person's: it
-// is shown as "tool output:", and [Digest.Said] (the person's own words,
-// against which what an agent or an extractor writes is checked) leaves it
-// out. [Digest.String]
-// documents the text format; [Digest.Chunks] splits it under a token budget
-// at turn boundaries.
+// with its key argument and outcome, the lines of errors that tell most
+// (a location, a limit and its value, a typed error; chosen by what they
+// say, not by the word "error"), the last lines of test, build, lint and
+// commit commands even when they succeed (and the failure a pipe hides),
+// rejections of tool calls with the person's feedback, answers with their
+// options, the files read, edited and created, failed calls and what later
+// fixed them, and compaction summaries cut section by section. Sub-agent
+// conversations are labelled as the parent agent's and linked to the call
+// that started them; each report is given once. Thinking, progress lines,
+// snapshots and other tool output are left out; long texts keep their head
+// and tail. Text that arrives in the same message as a tool result is tool
+// output, never the person's: it is shown as "tool output:", and
+// [Digest.Said] (the person's own words, against which what an agent or an
+// extractor writes is checked) leaves it out. [Digest.String] documents the
+// text format; [Digest.Chunks] splits it under a token budget at turn
+// boundaries.
 //
 // Secrets are not this package's business, but a digest is built to be
 // redacted: [Options.Redact] is applied to every text before it is cut.

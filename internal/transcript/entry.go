@@ -19,6 +19,7 @@ type Entry struct {
 	UUID              string
 	ParentUUID        string // empty at a root and right after a compaction boundary
 	LogicalParentUUID string // compaction boundary: the last entry before it
+	LeafUUID          string // summary: the last entry of the conversation it titles
 	SessionID         string
 	CWD               string
 	GitBranch         string
@@ -90,6 +91,31 @@ type ToolUseResult struct {
 	Kind        string `json:"type"` // "create" or "update" for Write, "text" for Read…
 	FilePath    string `json:"filePath"`
 	Interrupted bool   `json:"interrupted"`
+	AgentID     string `json:"agentId"` // Task, Agent: the sub-agent that did the work
+
+	// Answers holds AskUserQuestion's answers, by question.
+	Answers map[string]answerText `json:"answers"`
+}
+
+// answerText is an answer written as a string or as a list of the
+// options chosen, joined with ", ".
+type answerText string
+
+// UnmarshalJSON never fails; an unexpected shape is empty.
+func (a *answerText) UnmarshalJSON(b []byte) error {
+	switch firstByte(b) {
+	case '"':
+		var s string
+		if json.Unmarshal(b, &s) == nil {
+			*a = answerText(s)
+		}
+	case '[':
+		var list []string
+		if json.Unmarshal(b, &list) == nil {
+			*a = answerText(strings.Join(list, ", "))
+		}
+	}
+	return nil
 }
 
 // wireLine is the JSON shape of a line. Fields the digest does not need are
@@ -100,6 +126,7 @@ type wireLine struct {
 	UUID              string          `json:"uuid"`
 	ParentUUID        string          `json:"parentUuid"`
 	LogicalParentUUID string          `json:"logicalParentUuid"`
+	LeafUUID          string          `json:"leafUuid"`
 	SessionID         string          `json:"sessionId"`
 	CWD               string          `json:"cwd"`
 	GitBranch         string          `json:"gitBranch"`
@@ -243,7 +270,7 @@ func conversational(t string) bool {
 func (w *wireLine) toEntry(ts time.Time) (Entry, bool) {
 	e := Entry{
 		Type: w.Type, Subtype: w.Subtype,
-		UUID: w.UUID, ParentUUID: w.ParentUUID, LogicalParentUUID: w.LogicalParentUUID,
+		UUID: w.UUID, ParentUUID: w.ParentUUID, LogicalParentUUID: w.LogicalParentUUID, LeafUUID: w.LeafUUID,
 		SessionID: w.SessionID, CWD: w.CWD, GitBranch: w.GitBranch, Version: w.Version,
 		AgentID: w.AgentID, Time: ts,
 		Sidechain: w.IsSidechain, Meta: w.IsMeta, CompactSummary: w.IsCompactSummary,

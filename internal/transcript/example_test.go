@@ -57,4 +57,5 @@ func ExampleBuild() {
 	// ## turn 1 (2026-11-30T10:00:00Z)
 	// user: run the tests; my token is [REDACTED:github-token]
 	// tool: Bash `go test ./...` -> ok
+	//   | ok  	shop	0.2s
 }

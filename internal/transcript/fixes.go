@@ -74,7 +74,9 @@ func (d *Digest) Files() Files {
 }
 
 // Failures returns the failed calls of the digest, grouped, in the order
-// they first failed. Interrupted calls are not failures.
+// they first failed: errors, and check commands whose output reports a
+// failure that their status hides. Interrupted and rejected calls are not
+// failures.
 func (d *Digest) Failures() []*Failure {
 	var all []*Failure
 	open := map[string][]*Failure{} // per conversation, awaiting a fix
@@ -85,8 +87,7 @@ func (d *Digest) Failures() []*Failure {
 		byThread[th] = append(byThread[th], c)
 		idx := len(byThread[th]) - 1
 		switch {
-		case c.Interrupted || c.Outcome == OutcomeNone:
-		case c.Outcome == OutcomeError:
+		case c.failed():
 			if i := slices.IndexFunc(open[th], func(f *Failure) bool { return similar(f.Call, c) }); i >= 0 {
 				open[th][i].Count++
 				last[open[th][i]] = idx
@@ -96,7 +97,7 @@ func (d *Digest) Failures() []*Failure {
 			all = append(all, f)
 			open[th] = append(open[th], f)
 			last[f] = idx
-		default:
+		case c.succeeded():
 			open[th] = slices.DeleteFunc(open[th], func(f *Failure) bool {
 				if !similar(f.Call, c) {
 					return false
@@ -116,7 +117,7 @@ func stepsBetween(between []*ToolCall, failed *ToolCall) []*ToolCall {
 	var out []*ToolCall
 	for i := len(between) - 1; i >= 0 && len(out) < maxAfter; i-- {
 		c := between[i]
-		if c.Outcome != OutcomeOK || c.Interrupted || similar(c, failed) {
+		if !c.succeeded() || similar(c, failed) {
 			continue
 		}
 		if slices.ContainsFunc(out, func(o *ToolCall) bool { return o.Name == c.Name && o.Arg == c.Arg }) {

@@ -7,8 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzReader decodes arbitrary bytes as a transcript: the Reader never
@@ -22,6 +24,17 @@ func FuzzReader(f *testing.F) {
 	}
 	f.Add(seed)
 	f.Add(seed[:len(seed)/2])
+	evidence, err := filepath.Glob(filepath.Join("testdata", "evidence", "*.jsonl"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, p := range evidence { // pipes, error shapes, rejections, answers, sub-agents, titles
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 	codex, err := os.ReadFile(filepath.Join("testdata", "codex.jsonl"))
 	if err != nil {
 		f.Fatal(err)
@@ -114,4 +127,58 @@ func fuzzGemini(t *testing.T, r *Reader, b *Builder) {
 	d := b.Digest()
 	_ = d.String()
 	_ = d.Chunks(100)
+}
+
+// FuzzExcerpt weighs arbitrary output: an excerpt never panics, holds at
+// most the lines asked for, each cut to width and taken from the output;
+// the answers and rejection readers never panic.
+func FuzzExcerpt(f *testing.F) {
+	f.Add("Exit code 2\nTotal errors: 3\nlib/a.ex:57:pattern_match\nThe pattern can never match the type.\ndone")
+	f.Add("npm warn x\n> Build error occurred\n[TypeError: generate is not a function]")
+	f.Add(`Error: Command failed\nsrc/a.ts(3,7): error TS2322: Type \"x\".\n    at f (a.js:1:2)`)
+	f.Add("\x1b[31m\u2503 [F] too complex (is 13, max is 9)\x1b[0m\n\u2503  lib/p.ex:88:7")
+	f.Add(`User has answered your questions: "a"="b", "c"="d". You can now continue.`)
+	f.Add("The user doesn't want to proceed with this tool use. To tell you how to proceed, the user said:\nno\n\nNote: x")
+	f.Fuzz(func(t *testing.T, s string) {
+		lines := outputLines(s)
+		got := excerptError(s, 4, 80)
+		if got == "" {
+			return
+		}
+		kept := strings.Split(got, "\n")
+		if len(kept) > 4 {
+			t.Fatalf("excerpt has %d lines, want at most 4", len(kept))
+		}
+		for _, k := range kept {
+			if utf8.RuneCountInString(k) > 84 {
+				t.Fatalf("excerpt line %q is over the width", k)
+			}
+			if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, strings.TrimSuffix(k, " ...")) }) {
+				t.Fatalf("excerpt line %q is not a line of the output", k)
+			}
+		}
+		_ = headline(got)
+		_ = parseAnswers(s)
+		_, _ = rejection(s)
+		_ = cutSections(s, 50)
+	})
+}
+
+// FuzzCommand splits arbitrary command lines: no stage has an empty word,
+// and a status is named only for a check command.
+func FuzzCommand(f *testing.F) {
+	for _, c := range []string{"cd web && npm run build 2>&1 | tail -20", "set -o pipefail; go test ./... | tee log",
+		`echo "a | b" && make test || true`, "cargo test --quiet; echo $?", `x='unterminated | y`, "a\\|b"} {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		for _, s := range shellStages(cmd) {
+			if slices.Contains(s.words, "") {
+				t.Fatalf("shellStages(%q) has an empty word: %q", cmd, s.words)
+			}
+		}
+		if c := checkCommand(cmd); c.statusOf != "" && !c.check {
+			t.Fatalf("checkCommand(%q) = %+v: a status without a check", cmd, c)
+		}
+	})
 }

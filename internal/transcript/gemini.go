@@ -125,6 +125,9 @@ func geminiEntries(m geminiMessage, ts time.Time) []Entry {
 			name, input := geminiTool(c.Name, c.Args)
 			a.Content = append(a.Content, Block{Type: "tool_use", ID: c.ID, Name: name, Input: input})
 			out, failed := c.output()
+			if name == "Bash" {
+				out = geminiShell(out)
+			}
 			content, _ := json.Marshal(out)
 			res.Content = append(res.Content, Block{Type: "tool_result", ToolUseID: c.ID, Content: content, IsError: failed})
 		}
@@ -138,6 +141,46 @@ func geminiEntries(m geminiMessage, ts time.Time) []Entry {
 		return out
 	}
 	return nil // info, error, warning: the CLI's own notices
+}
+
+// geminiShell rewrites run_shell_command's report ("Command: …",
+// "Directory: …", "Stdout: …", "Stderr: …", "Exit Code: 1", …) as Claude
+// Code words a command's result: the output, led by "Exit code N" when
+// the command failed.
+func geminiShell(s string) string {
+	if !strings.HasPrefix(s, "Command: ") {
+		return s
+	}
+	var b strings.Builder
+	code, field := "", ""
+	for line := range strings.SplitSeq(s, "\n") {
+		if k, v, ok := strings.Cut(line, ": "); ok && geminiShellField(k) {
+			field, line = k, v
+			if k == "Exit Code" {
+				code = strings.TrimSpace(v)
+			}
+			if v == "(empty)" || v == "(none)" {
+				continue
+			}
+		}
+		switch field {
+		case "Stdout", "Stderr", "Output", "Error":
+			b.WriteString(line + "\n")
+		}
+	}
+	if code != "" && code != "0" {
+		return "Exit code " + code + "\n" + b.String()
+	}
+	return b.String()
+}
+
+// geminiShellField reports whether k names a field of run_shell_command's report.
+func geminiShellField(k string) bool {
+	switch k {
+	case "Command", "Directory", "Stdout", "Stderr", "Output", "Error", "Exit Code", "Signal", "Background PIDs", "Process Group PGID":
+		return true
+	}
+	return false
 }
 
 // geminiText is a message's content: a string, or the text of its parts.

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// String renders the digest as text, in this format (version 1):
+// String renders the digest as text, in this format (version 2):
 //
 //	# session digest
 //	session: <session id>
@@ -14,23 +14,33 @@ import (
 //	branch: <git branch>
 //	claude-code: <version>   (codex: <version> for a Codex CLI session)
 //	time: <first timestamp> to <last timestamp>
-//	title: <legacy summary title>
+//	title: <legacy summary title of this session>
 //
 //	## turn 1 (2026-02-10T22:57:54Z)
 //	user: <prompt, verbatim once cleaned>
 //	assistant: <prose>
-//	tool: Bash `go test ./...` -> error
-//	  ! <first lines of the error>
-//	tool: Bash `npm run dev` (background) -> ok
-//	tool: Task Explore the parser (Explore) -> ok
+//	tool: Bash `go test ./...` -> error (exit 1)
+//	  ! <the lines of the error that tell most>
+//	tool: Bash `go test ./... | tail` -> ok (status of tail; the output reports a failure)
+//	  ! <the lines of the output that tell most>
+//	tool: Bash `npm run build` -> ok
+//	  | <the last lines of a test, build, lint or commit command's output>
+//	tool: Edit gen.go -> rejected
+//	  user (rejected): <what the person said when rejecting the call>
+//	tool: AskUserQuestion -> ok
+//	  user (answer): <the person's answer>
+//	    question: <the question>
+//	    options: <label: description | …>
+//	tool: Task Explore the parser (Explore) -> ok (work in turn 2)
 //	  | <the sub-agent's report>
 //	note: interrupted by user
 //	tool output: <text that came with a tool result, not typed by the person>
 //
-//	## turn 2: agent a1b2c3d4 (…)
+//	## turn 2: agent a1b2c3d4, for turn 1 (…)
+//	parent agent: <the instructions the sub-agent was given>
 //	## turn 3: compaction (…)
 //	compaction: context compacted (manual), 142431 tokens before
-//	summary: <the compaction summary>
+//	summary: <the compaction summary, long sections cut>
 //
 //	## files
 //	created: <paths>
@@ -38,17 +48,21 @@ import (
 //	read: <paths>
 //
 //	## failures
-//	- Bash `go test ./...` failed in turn 1 (2 times): <first error line>
+//	- Bash `go test ./...` failed in turn 1 (2 times): <the line of the error that tells most>
 //	  fixed in turn 2 by Bash `go test ./...`, after Edit parse.go
 //
 // Header lines whose value is unknown are left out, and so are empty
-// sections. Times are UTC, to the second. Turn kinds other than a prompt
-// are named after the number ("continued" for entries that precede the first
-// prompt of the part read). Continuation lines of multi-line text are
-// indented by two spaces; error lines start with "  ! ", result lines with
-// "  | ". Paths are relative to cwd when inside it. Outcomes are ok, error,
-// interrupted, or "no result" when the result lies beyond the part read.
-// The same digest always renders to the same bytes.
+// sections. Times are UTC, to the second; turns are in the order they
+// started, so a sub-agent's turn follows the one that started it. Turn
+// kinds other than a prompt are named after the number ("continued" for
+// entries that precede the first prompt of the part read). Continuation
+// lines of multi-line text are indented by two spaces; error lines start
+// with "  ! ", result and output lines with "  | ". Paths are relative to
+// cwd when inside it. Outcomes are ok, error, rejected, interrupted, or
+// "no result" when the result lies beyond the part read; "status of X"
+// says the command line's exit status is X's (after a pipe, || or ;), not
+// the checking command's. A sub-agent's report is given once, under the
+// call that started it. The same digest always renders to the same bytes.
 func (d *Digest) String() string {
 	var b strings.Builder
 	b.WriteString(d.header(""))
@@ -112,6 +126,9 @@ func turnHeading(t *Turn) string {
 		s += ": compaction"
 	case TurnAgent:
 		s += ": agent " + t.Agent
+		if t.Caller > 0 {
+			s += ", for turn " + strconv.Itoa(t.Caller)
+		}
 	}
 	if !t.Time.IsZero() {
 		s += " (" + stamp(t.Time) + ")"
@@ -127,7 +144,10 @@ func renderTurn(t *Turn) string {
 		switch it.Kind {
 		case ItemUser:
 			prefix := "user: "
-			if it.Queued {
+			switch {
+			case t.Kind == TurnAgent:
+				prefix = "parent agent: " // the instructions of the agent that started it
+			case it.Queued:
 				prefix = "user (queued): "
 			}
 			writeText(&b, prefix, "  ", it.Text)
@@ -142,17 +162,42 @@ func renderTurn(t *Turn) string {
 		case ItemSummary:
 			writeText(&b, "summary: ", "  ", it.Text)
 		case ItemTool:
-			c := it.Tool
-			b.WriteString("tool: " + callText(c) + " -> " + outcomeText(c) + "\n")
-			if c.Error != "" {
-				writeText(&b, "  ! ", "  ! ", c.Error)
-			}
-			if c.Result != "" {
-				writeText(&b, "  | ", "  | ", c.Result)
-			}
+			renderCall(&b, it.Tool)
 		}
 	}
 	return b.String()
+}
+
+// renderCall writes a tool call's line and what it keeps of its result.
+func renderCall(b *strings.Builder, c *ToolCall) {
+	b.WriteString("tool: " + callText(c) + " -> " + outcomeText(c) + "\n")
+	if c.Feedback != "" {
+		writeText(b, "  user (rejected): ", "    ", c.Feedback)
+	}
+	for _, q := range c.Questions {
+		if q.Answer == "" {
+			writeText(b, "  unanswered: ", "    ", q.Text)
+			continue
+		}
+		writeText(b, "  user (answer): ", "    ", q.Answer)
+		text := q.Text
+		if q.Multiple {
+			text += " (several allowed)"
+		}
+		writeText(b, "    question: ", "      ", text)
+		if len(q.Options) > 0 {
+			writeText(b, "    options: ", "      ", strings.Join(q.Options, " | "))
+		}
+	}
+	if c.Error != "" {
+		writeText(b, "  ! ", "  ! ", c.Error)
+	}
+	if c.Output != "" {
+		writeText(b, "  | ", "  | ", c.Output)
+	}
+	if c.Result != "" {
+		writeText(b, "  | ", "  | ", c.Result)
+	}
 }
 
 // callText renders a call as its tool name and key argument; commands are
@@ -172,15 +217,37 @@ func callText(c *ToolCall) string {
 }
 
 func outcomeText(c *ToolCall) string {
+	var s string
 	switch {
 	case c.Interrupted:
 		return "interrupted"
+	case c.Outcome == OutcomeRejected:
+		return "rejected"
 	case c.Outcome == OutcomeOK:
-		return "ok"
+		s = "ok"
 	case c.Outcome == OutcomeError:
-		return "error"
+		s = "error"
+		if c.Exit != "" {
+			s += " (exit " + c.Exit + ")"
+		}
+		return s
+	default:
+		return "no result"
 	}
-	return "no result"
+	var notes []string
+	if c.StatusOf != "" {
+		notes = append(notes, "status of "+c.StatusOf)
+	}
+	if c.Reported {
+		notes = append(notes, "the output reports a failure")
+	}
+	if c.AgentTurn > 0 {
+		notes = append(notes, "work in turn "+strconv.Itoa(c.AgentTurn))
+	}
+	if len(notes) > 0 {
+		s += " (" + strings.Join(notes, "; ") + ")"
+	}
+	return s
 }
 
 // writeText writes text with prefix before its first line and indent before
@@ -251,16 +318,4 @@ func (d *Digest) renderFailures() string {
 		b.WriteByte('\n')
 	}
 	return b.String()
-}
-
-// headline picks the line of an error excerpt that best names the error:
-// the first that mentions one, else the first.
-func headline(excerpt string) string {
-	first, _, _ := strings.Cut(excerpt, "\n")
-	for line := range strings.SplitSeq(excerpt, "\n") {
-		if errorish(line) {
-			return line
-		}
-	}
-	return first
 }

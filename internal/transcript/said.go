@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"iter"
-	"strings"
 	"time"
 )
 
@@ -24,8 +23,8 @@ func (d *Digest) Said() iter.Seq2[time.Time, string] {
 					if !yield(t.Time, it.Text) {
 						return
 					}
-				case it.Kind == ItemTool && it.Tool.Name == "AskUserQuestion":
-					for _, a := range answers(it.Tool.Result) {
+				case it.Kind == ItemTool:
+					for _, a := range it.Tool.Answers() {
 						if !yield(t.Time, a) {
 							return
 						}
@@ -33,27 +32,5 @@ func (d *Digest) Said() iter.Seq2[time.Time, string] {
 				}
 			}
 		}
-	}
-}
-
-// answers picks the answers out of an AskUserQuestion result, which Claude
-// Code words as `User has answered your questions: "question"="answer",
-// …. You can now continue…`.
-func answers(result string) []string {
-	var out []string
-	for rest := result; ; {
-		i := strings.Index(rest, `"="`)
-		if i < 0 {
-			return out
-		}
-		rest = rest[i+3:]
-		end := strings.IndexByte(rest, '"')
-		if end < 0 {
-			return out
-		}
-		if a := strings.TrimSpace(rest[:end]); a != "" {
-			out = append(out, a)
-		}
-		rest = rest[end+1:]
 	}
 }

@@ -43,8 +43,14 @@ type toolInput struct {
 		Content string `json:"content"`
 		Status  string `json:"status"`
 	} `json:"todos"`
+	Prompt    string `json:"prompt"`
 	Questions []struct {
-		Question string `json:"question"`
+		Question    string `json:"question"`
+		MultiSelect bool   `json:"multiSelect"`
+		Options     []struct {
+			Label       string `json:"label"`
+			Description string `json:"description"`
+		} `json:"options"`
 	} `json:"questions"`
 }
 
@@ -54,12 +60,17 @@ type callInfo struct {
 	path       string // the file touched, relative to cwd when inside it
 	op         FileOp
 	background bool // a command started in the background
+	questions  []Question
+	prompt     string // Task, Agent: the instructions given
+	command    commandCheck
 }
 
 // describeCall returns what the digest shows of a tool call's arguments.
 func describeCall(name string, raw json.RawMessage, cwd string) callInfo {
 	var arg, path string
 	var op FileOp
+	var questions []Question
+	var cmd commandCheck
 	var in toolInput
 	_ = json.Unmarshal(raw, &in) // partial input still gives what it can
 	file := in.FilePath
@@ -69,6 +80,7 @@ func describeCall(name string, raw json.RawMessage, cwd string) callInfo {
 	switch name {
 	case "Bash", "PowerShell":
 		arg = in.Command
+		cmd = checkCommand(in.Command)
 	case "Read", "NotebookRead":
 		path, op = relPath(file, cwd), FileRead
 		arg = path
@@ -106,8 +118,16 @@ func describeCall(name string, raw json.RawMessage, cwd string) callInfo {
 	case "SlashCommand":
 		arg = in.Command
 	case "AskUserQuestion":
-		if len(in.Questions) > 0 {
-			arg = in.Questions[0].Question
+		for _, q := range in.Questions {
+			qq := Question{Text: q.Question, Multiple: q.MultiSelect}
+			for _, o := range q.Options {
+				opt := o.Label
+				if o.Description != "" {
+					opt += ": " + o.Description
+				}
+				qq.Options = append(qq.Options, opt)
+			}
+			questions = append(questions, qq)
 		}
 	default:
 		arg = firstNonEmpty(relPath(file, cwd), relPath(in.Path, cwd), in.Command, in.Pattern, in.URL, in.Query, in.Name, in.Description)
@@ -115,7 +135,8 @@ func describeCall(name string, raw json.RawMessage, cwd string) callInfo {
 			arg = compactJSON(raw)
 		}
 	}
-	return callInfo{arg: cut(oneLine(arg), maxArg), path: path, op: op, background: in.RunInBackground}
+	return callInfo{arg: cut(oneLine(arg), maxArg), path: path, op: op, background: in.RunInBackground,
+		questions: questions, prompt: in.Prompt, command: cmd}
 }
 
 func todoSummary(in toolInput) string {

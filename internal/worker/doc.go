@@ -1,7 +1,10 @@
 // Package worker is the background process that turns captured sessions
 // into memories: it leases jobs from the queue, reads each session's
-// transcript from where the previous job stopped, digests and redacts it,
-// extracts candidate facts, and consolidates them into the vaults and the
-// inbox. One worker runs per state folder (a file lock says which); it
+// transcript from where the previous job stopped, with its sub-agents'
+// transcripts (each from where it was left), digests and redacts them
+// together, extracts candidate facts, and consolidates them into the vaults
+// and the inbox. A job the extractor skips on purpose (too little work, a
+// budget spent) is done with its reason recorded, and its session is read
+// again whole by its next job. One worker runs per state folder (a file lock says which); it
 // exits when the queue has been empty for a while.
 package worker

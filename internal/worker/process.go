@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -45,23 +46,37 @@ type Pipeline struct {
 }
 
 // Process reads the job's transcript from where its session's previous job
-// stopped to the end of its last complete line, and consolidates what the
-// extractor finds there.
+// stopped to the end of its last complete line, with the transcripts of
+// the session's sub-agents (each from where it was left), and consolidates
+// what the extractor finds there.
 func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, error) {
 	start, err := p.Queue.Offset(ctx, j.Session)
 	if err != nil {
 		return queue.Result{}, err
 	}
-	r, err := transcript.Open(j.Transcript, start)
+	b := transcript.NewBuilder(transcript.Options{Redact: p.Redact, CWD: j.Cwd})
+	end, err := b.ReadFile(ctx, j.Transcript, start)
 	if err != nil {
 		return queue.Result{}, err
 	}
-	defer r.Close()
-	d, err := transcript.Build(ctx, r, transcript.Options{Redact: p.Redact, CWD: j.Cwd})
+	res := queue.Result{StartOff: start, EndOff: end}
+	agents, err := transcript.SubagentFiles(j.Transcript)
 	if err != nil {
 		return queue.Result{}, err
 	}
-	res := queue.Result{StartOff: start, EndOff: r.Offset()}
+	for _, path := range agents {
+		key := PartSession(j.Session, path)
+		off, err := p.Queue.Offset(ctx, key)
+		if err != nil {
+			return queue.Result{}, err
+		}
+		end, err := b.ReadFile(ctx, path, off)
+		if err != nil {
+			return queue.Result{}, err
+		}
+		res.Parts = append(res.Parts, queue.Part{Session: key, Transcript: path, EndOff: end})
+	}
+	d := b.Digest()
 	if len(d.Turns) == 0 {
 		return res, nil
 	}
@@ -72,7 +87,8 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 		// short pieces (a PreCompact, then a SessionEnd) is read again
 		// whole by its next job, rather than skipped piece by piece.
 		p.Log.Info("extraction skipped", "job", j.ID, "why", err)
-		res.EndOff = start
+		res.EndOff, res.Parts = start, nil
+		res.Skipped = strings.TrimPrefix(err.Error(), ErrSkip.Error()+": ")
 		return res, nil
 	}
 	if err != nil {
@@ -129,6 +145,13 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 	}
 	p.Log.Info("consolidated", "job", j.ID, "outcomes", strings.Join(outcomes, " "), "dropped", dropped)
 	return res, nil
+}
+
+// PartSession is the key under which the queue keeps the offset of a
+// sub-agent's transcript read with its session's: the session's key and
+// the file's name, "<session>/agent-<id>".
+func PartSession(session, path string) string {
+	return session + "/" + strings.TrimSuffix(filepath.Base(path), ".jsonl")
 }
 
 // shortID keeps a session id's first 8 characters: enough to find it, short
