@@ -91,7 +91,9 @@ func runIngest(ctx context.Context, f *Factory, opts ingestOptions) error {
 	sum := ingestSummary{Files: len(files), Facts: map[string]int{}, Extractor: c.extractor}
 	var ids []int64
 	for _, path := range files {
-		id, err := c.q.Enqueue(ctx, queue.Job{Session: sessionKey(path), Transcript: path, Event: "ingest"})
+		// The extractor asked for travels with the job, so a worker that
+		// is already running uses it too.
+		id, err := c.q.Enqueue(ctx, queue.Job{Session: sessionKey(path), Transcript: path, Event: "ingest", Extractor: c.requested})
 		if err != nil {
 			return err
 		}
@@ -109,7 +111,7 @@ func runIngest(ctx context.Context, f *Factory, opts ingestOptions) error {
 	c.pipe.OnOutcome = func(_ queue.Job, o consolidate.Outcome) { sum.Facts[string(o.Action)]++ }
 	c.w.Idle = 0
 	if err := c.w.Run(ctx); errors.Is(err, worker.ErrRunning) {
-		fmt.Fprintln(f.IO.ErrOut, "mnemo: a worker is running for this project; it will process the queued files")
+		fmt.Fprintln(f.IO.ErrOut, "mnemo: a worker is running for this project; it will process the queued files, with the extractor they were queued for")
 		return nil
 	} else if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -79,7 +80,8 @@ type captureRun struct {
 	q         *queue.Queue
 	w         *worker.Worker
 	pipe      *worker.Pipeline
-	extractor string
+	extractor string // the name of the extractor built
+	requested string // the extractor asked for (--extractor, else $MNEMO_EXTRACTOR); "" for the default
 }
 
 func (c *captureRun) close() { c.q.Close() }
@@ -98,26 +100,44 @@ func openCapture(ctx context.Context, f *Factory, extractorName string) (*captur
 	if extractorName == "" {
 		extractorName = f.Env.Getenv("MNEMO_EXTRACTOR")
 	}
-	cfg := extract.DefaultConfig(f.Env.Getenv)
-	if extractorName != "" {
-		cfg.Provider = extractorName
-	}
 	log := f.Log(false)
-	cfg.Ledger, cfg.Logger = worker.Ledger(q), log
-	x, err := extract.New(cfg)
+	build := func(name string) (extract.Extractor, error) {
+		cfg := extract.DefaultConfig(f.Env.Getenv)
+		if name != "" {
+			cfg.Provider = name
+		}
+		cfg.Ledger, cfg.Logger = worker.Ledger(q), log
+		return extract.New(cfg)
+	}
+	x, err := build(extractorName)
 	if err != nil {
 		q.Close()
 		return nil, err
 	}
+	var mu sync.Mutex // guards built
+	built := map[string]worker.Extractor{}
 	red := redact.New(redact.Options{})
 	pipe := &worker.Pipeline{
 		Queue: q, Extractor: worker.FromExtract(x), Redact: red.String, Log: log, Now: f.Now,
+		ExtractorFor: func(name string) (worker.Extractor, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			if wx, ok := built[name]; ok {
+				return wx, nil
+			}
+			x, err := build(name)
+			if err != nil {
+				return nil, err
+			}
+			built[name] = worker.FromExtract(x)
+			return built[name], nil
+		},
 		Consolidator: func(ctx context.Context, j queue.Job) (*consolidate.Consolidator, func(), error) {
 			return openConsolidator(ctx, f, j.Cwd, log)
 		},
 	}
 	w := &worker.Worker{StateDir: state, Queue: q, Process: pipe.Process, Log: log, Now: time.Now}
-	return &captureRun{q: q, w: w, pipe: pipe, extractor: x.Name()}, nil
+	return &captureRun{q: q, w: w, pipe: pipe, extractor: x.Name(), requested: extractorName}, nil
 }
 
 // openConsolidator opens what facts are merged into: both vaults, the

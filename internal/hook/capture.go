@@ -18,7 +18,10 @@ func capture(ctx context.Context, w *world, in Input, event string, spawn func(r
 		return err
 	}
 	defer q.Close()
-	id, err := q.Enqueue(ctx, queue.Job{Session: in.SessionID, Transcript: in.TranscriptPath, Cwd: in.Cwd, Event: event})
+	// The extractor this session's environment asks for travels with the
+	// job: a worker already running (started by another session) uses it.
+	id, err := q.Enqueue(ctx, queue.Job{Session: in.SessionID, Transcript: in.TranscriptPath, Cwd: in.Cwd, Event: event,
+		Extractor: w.env.Getenv("MNEMO_EXTRACTOR")})
 	if err != nil {
 		return err
 	}

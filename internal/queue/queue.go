@@ -93,6 +93,9 @@ type Job struct {
 	// Skipped says why a done job extracted nothing on purpose (a session
 	// with too little work, a budget spent); "" when it was not skipped.
 	Skipped string `json:"skipped,omitempty"`
+	// Extractor is the extractor the job was queued for: --extractor, or
+	// $MNEMO_EXTRACTOR where the hook ran; "" for the worker's own.
+	Extractor string `json:"extractor,omitempty"`
 }
 
 // Enqueue adds a job for a session. When the session already has a job
@@ -108,12 +111,12 @@ func (q *Queue) Enqueue(ctx context.Context, j Job) (id int64, err error) {
 	}
 	defer tx.Rollback()
 	now := formatTime(q.Now())
-	err = tx.QueryRowContext(ctx, `UPDATE jobs SET transcript = ?, cwd = ?, event = ?
+	err = tx.QueryRowContext(ctx, `UPDATE jobs SET transcript = ?, cwd = ?, event = ?, extractor = ?
 		WHERE id = (SELECT id FROM jobs WHERE session = ? AND state = 'pending' ORDER BY id LIMIT 1)
-		RETURNING id`, j.Transcript, j.Cwd, j.Event, j.Session).Scan(&id)
+		RETURNING id`, j.Transcript, j.Cwd, j.Event, j.Extractor, j.Session).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		err = tx.QueryRowContext(ctx, `INSERT INTO jobs (session, transcript, cwd, event, created)
-			VALUES (?, ?, ?, ?, ?) RETURNING id`, j.Session, j.Transcript, j.Cwd, j.Event, now).Scan(&id)
+		err = tx.QueryRowContext(ctx, `INSERT INTO jobs (session, transcript, cwd, event, created, extractor)
+			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, j.Session, j.Transcript, j.Cwd, j.Event, now, j.Extractor).Scan(&id)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("queue: enqueue: %w", err)
@@ -122,7 +125,7 @@ func (q *Queue) Enqueue(ctx context.Context, j Job) (id int64, err error) {
 }
 
 const jobColumns = `id, session, transcript, cwd, event, created, state, attempts, lease_until,
-	next_try, last_error, coalesce(start_off, 0), coalesce(end_off, 0), tokens_in, tokens_out, facts, finished, skipped`
+	next_try, last_error, coalesce(start_off, 0), coalesce(end_off, 0), tokens_in, tokens_out, facts, finished, skipped, extractor`
 
 type scanner interface{ Scan(...any) error }
 
@@ -131,7 +134,7 @@ func scanJob(s scanner) (Job, error) {
 	var created string
 	var lease, next, finished sql.NullString
 	err := s.Scan(&j.ID, &j.Session, &j.Transcript, &j.Cwd, &j.Event, &created, &j.State, &j.Attempts,
-		&lease, &next, &j.LastError, &j.StartOff, &j.EndOff, &j.TokensIn, &j.TokensOut, &j.Facts, &finished, &j.Skipped)
+		&lease, &next, &j.LastError, &j.StartOff, &j.EndOff, &j.TokensIn, &j.TokensOut, &j.Facts, &finished, &j.Skipped, &j.Extractor)
 	j.Created = parseTime(sql.NullString{String: created, Valid: true})
 	j.LeaseUntil, j.NextTry, j.Finished = parseTime(lease), parseTime(next), parseTime(finished)
 	return j, err

@@ -35,6 +35,10 @@ var ErrSkip = errors.New("skipped")
 type Pipeline struct {
 	Queue     *queue.Queue
 	Extractor Extractor
+	// ExtractorFor, when set, gives the extractor a job names (queued with
+	// --extractor, or by a hook that ran with another $MNEMO_EXTRACTOR)
+	// when it is not Extractor's; it may cache them.
+	ExtractorFor func(name string) (Extractor, error)
 	// Consolidator opens what a job's facts are merged into, index synced;
 	// the returned function closes it.
 	Consolidator func(ctx context.Context, j queue.Job) (*consolidate.Consolidator, func(), error)
@@ -80,7 +84,11 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 	if len(d.Turns) == 0 {
 		return res, nil
 	}
-	facts, usage, err := p.Extractor.Extract(ctx, d)
+	x, err := p.extractorOf(j)
+	if err != nil {
+		return res, err
+	}
+	facts, usage, err := x.Extract(ctx, d)
 	res.TokensIn, res.TokensOut = usage.InputTokens, usage.OutputTokens
 	if errors.Is(err, ErrSkip) {
 		// Keep the session's offset where it was: a session processed in
@@ -92,7 +100,7 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 		return res, nil
 	}
 	if err != nil {
-		return res, fmt.Errorf("extract (%s): %w", p.Extractor.Name(), err)
+		return res, fmt.Errorf("extract (%s): %w", x.Name(), err)
 	}
 	if len(facts) == 0 {
 		return res, nil
@@ -178,4 +186,17 @@ func personSaid(d *transcript.Digest) *provenance.Said {
 func badFact(err error) bool {
 	var pe *memory.ParseError
 	return errors.Is(err, redact.ErrSecret) || errors.As(err, &pe)
+}
+
+// extractorOf is the extractor for j: the one it was queued for, else the
+// pipeline's own.
+func (p *Pipeline) extractorOf(j queue.Job) (Extractor, error) {
+	if j.Extractor == "" || j.Extractor == p.Extractor.Name() || p.ExtractorFor == nil {
+		return p.Extractor, nil
+	}
+	x, err := p.ExtractorFor(j.Extractor)
+	if err != nil {
+		return nil, fmt.Errorf("extractor %q of job %d: %w", j.Extractor, j.ID, err)
+	}
+	return x, nil
 }
