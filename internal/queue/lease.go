@@ -42,15 +42,20 @@ func (q *Queue) Lease(ctx context.Context, d time.Duration) (Job, bool, error) {
 }
 
 // Offset returns how far a session's transcript has been processed: where
-// its next job starts reading.
-func (q *Queue) Offset(ctx context.Context, session string) (int64, error) {
+// its next job starts reading. An offset belongs to the file it was
+// reached in: for another transcript path the session starts at 0.
+func (q *Queue) Offset(ctx context.Context, session, transcript string) (int64, error) {
 	var off int64
-	err := q.db.QueryRowContext(ctx, `SELECT done_off FROM sessions WHERE session = ?`, session).Scan(&off)
+	var done string
+	err := q.db.QueryRowContext(ctx, `SELECT done_off, transcript FROM sessions WHERE session = ?`, session).Scan(&off, &done)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
 	if err != nil {
 		return 0, fmt.Errorf("queue: offset: %w", err)
+	}
+	if done != transcript {
+		return 0, nil
 	}
 	return off, nil
 }
@@ -98,7 +103,8 @@ func (q *Queue) Complete(ctx context.Context, j Job, r Result) error {
 	for _, p := range parts {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (session, transcript, done_off, updated) VALUES (?, ?, ?, ?)
 		ON CONFLICT (session) DO UPDATE SET transcript = excluded.transcript,
-			done_off = max(done_off, excluded.done_off), updated = excluded.updated`,
+			done_off = CASE WHEN transcript = excluded.transcript THEN max(done_off, excluded.done_off) ELSE excluded.done_off END,
+			updated = excluded.updated`,
 			p.Session, p.Transcript, p.EndOff, now); err != nil {
 			return fmt.Errorf("queue: complete %d: %w", j.ID, err)
 		}

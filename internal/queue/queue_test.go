@@ -72,18 +72,31 @@ func TestLeaseCompleteOffsets(t *testing.T) {
 	if err := q.Complete(ctx, j, Result{StartOff: 0, EndOff: 1200, TokensIn: 50, Facts: 2}); err != nil {
 		t.Fatal(err)
 	}
-	if off, _ := q.Offset(ctx, "s"); off != 1200 {
+	if off, _ := q.Offset(ctx, "s", "/t"); off != 1200 {
 		t.Errorf("Offset = %d, want 1200", off)
 	}
 	if err := q.Complete(ctx, j, Result{EndOff: 5}); err == nil {
 		t.Errorf("completing a job twice = nil error")
 	}
-	if off, _ := q.Offset(ctx, "s"); off != 1200 {
+	if off, _ := q.Offset(ctx, "s", "/t"); off != 1200 {
 		t.Errorf("Offset after a second Complete = %d, want 1200", off)
 	}
 	counts, _ := q.Counts(ctx)
 	if counts["done"] != 1 {
 		t.Errorf("Counts = %v", counts)
+	}
+	// The offset belongs to /t: the session's job on another file starts at 0,
+	// and once done, that file's offset is the one kept.
+	if off, _ := q.Offset(ctx, "s", "/other"); off != 0 {
+		t.Errorf("Offset for another transcript = %d, want 0", off)
+	}
+	q.Enqueue(ctx, Job{Session: "s", Transcript: "/other", Event: "session-end"})
+	j2, _, _ := q.Lease(ctx, time.Minute)
+	if err := q.Complete(ctx, j2, Result{EndOff: 300}); err != nil {
+		t.Fatal(err)
+	}
+	if off, _ := q.Offset(ctx, "s", "/other"); off != 300 {
+		t.Errorf("Offset in the new transcript = %d, want 300 (not the old file's 1200)", off)
 	}
 }
 
@@ -230,7 +243,8 @@ func TestCompleteSkippedAndParts(t *testing.T) {
 		t.Errorf("jobs = %+v, want the first skipped with its reason, the second not", jobs)
 	}
 	for session, want := range map[string]int64{"s": 900, "s/agent-a1": 700} {
-		if off, _ := q.Offset(ctx, session); off != want {
+		tr := map[string]string{"s": "/t/s.jsonl", "s/agent-a1": "/t/s/subagents/agent-a1.jsonl"}[session]
+		if off, _ := q.Offset(ctx, session, tr); off != want {
 			t.Errorf("Offset(%q) = %d, want %d", session, off, want)
 		}
 	}

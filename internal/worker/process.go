@@ -54,7 +54,7 @@ type Pipeline struct {
 // the session's sub-agents (each from where it was left), and consolidates
 // what the extractor finds there.
 func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, error) {
-	start, err := p.Queue.Offset(ctx, j.Session)
+	start, err := p.Queue.Offset(ctx, j.Session, j.Transcript)
 	if err != nil {
 		return queue.Result{}, err
 	}
@@ -70,7 +70,7 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 	}
 	for _, path := range agents {
 		key := PartSession(j.Session, path)
-		off, err := p.Queue.Offset(ctx, key)
+		off, err := p.Queue.Offset(ctx, key, path)
 		if err != nil {
 			return queue.Result{}, err
 		}

@@ -249,7 +249,7 @@ func TestSkipKeepsOffset(t *testing.T) {
 	if err := p.worker(skipper{}, time.Minute).Run(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if off, _ := p.q.Offset(ctx, "s"); off != 0 {
+	if off, _ := p.q.Offset(ctx, "s", tr); off != 0 {
 		t.Errorf("offset after a skipped job = %d, want 0", off)
 	}
 	if done, _ := p.q.List(ctx, "done"); len(done) != 1 {
