@@ -54,14 +54,15 @@ func (br *brief) fits(s string) bool {
 func inFence(s string) string { return fence.Memory.Escape(redact.String(s)) }
 
 // section adds a titled list of lines, as many as fit, then a line saying
-// how many were left out and where to find them.
-func (br *brief) section(title string, lines []string, more string) {
+// how many were left out and where to find them. It returns how many of
+// the lines it added.
+func (br *brief) section(title string, lines []string, more string) int {
 	if len(lines) == 0 {
-		return
+		return 0
 	}
 	head := "\n" + title + "\n"
 	if !br.fits(head) {
-		return
+		return 0
 	}
 	br.write(head)
 	br.any = true
@@ -71,10 +72,11 @@ func (br *brief) section(title string, lines []string, more string) {
 			if br.fits(rest) {
 				br.write(rest)
 			}
-			return
+			return i
 		}
 		br.write(l + "\n")
 	}
+	return len(lines)
 }
 
 // text adds a block of text when it fits whole, and reports whether it did.

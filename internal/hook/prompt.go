@@ -65,6 +65,7 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 	native, _ := natives(ctx, w)
 	br := newBrief(PromptBudget)
 	var picked []index.Key
+	s := &session{}
 	for _, r := range results {
 		if len(picked) == PromptMax {
 			break
@@ -72,8 +73,12 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 		if _, ok := native[r.Key]; ok || given[r.Key] || r.Why.Suspect != "" || !clears(len(r.Why.Terms), len(terms)) {
 			continue
 		}
+		if s.repeats(docText(r.Doc)) {
+			continue // the same fact as one picked: one is enough
+		}
 		if br.text("\n" + memoryText(r.Doc)) {
 			picked = append(picked, r.Key)
+			s.whole = append(s.whole, docText(r.Doc))
 		}
 	}
 	if len(picked) == 0 {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -32,7 +33,8 @@ const (
 // vault's index, the project vault's index (unless the agent loads it
 // itself), memories whose code changed, the inbox, and the bodies of the
 // memories most worth having; after a compaction, first what this session
-// wrote.
+// wrote. A session is given each memory once (see [session]): on resume,
+// only what it was not given yet; after a compaction, what the summary dropped.
 func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 	br := newBrief(SessionStartBudget)
 	native, all := natives(ctx, w) // first: it may regenerate MEMORY.md
@@ -40,7 +42,7 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 	db, err := w.openIndex(ctx)
 	if errors.Is(err, errIndexBuilding) {
 		// Until the worker has built the index: the index lines only.
-		addIndexes(br, w)
+		addIndexes(br, w, &session{given: map[index.Key]index.Given{}})
 		if warning != "" {
 			br.text("\n" + warning + ".\n")
 		}
@@ -50,91 +52,117 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 		return "", err
 	}
 	defer db.Close()
+	s, err := openSession(ctx, db, in)
+	if err != nil {
+		return "", err
+	}
 	top, err := db.Top(ctx, topN)
 	if err != nil {
 		return "", err
 	}
 	top = reviewed(top, native)
-	injected := map[index.Key]bool{}
+	s.learn(top)
+	var mine []index.Doc
 	if in.Source == "compact" {
 		if start, ok := transcriptStart(in.TranscriptPath); ok {
-			mine, err := db.UpdatedSince(ctx, start, 10)
-			if err != nil {
+			if mine, err = db.UpdatedSince(ctx, start, 10); err != nil {
 				return "", err
 			}
-			addBodies(br, "Written in this session so far:", reviewed(mine, native), injected)
+			s.learn(mine)
+			mine = s.fresh(reviewed(mine, native), len(mine))
 		}
 	}
-	addIndexes(br, w)
-	stale, worth := suspects(ctx, w, db, top)
-	br.section("Possibly stale (the code they describe changed; verify before use):", stale, "possibly stale: run `mnemo verify`")
-	if n := countDrafts(w.state); n > 0 {
+	stale, worth := suspects(ctx, w, db, top, s)
+	addBodies(br, "Written in this session so far:", mine, s)
+	addIndexes(br, w, s)
+	s.gaveLines(stale.keys, br.section("Possibly stale (the code they describe changed; verify before use):", stale.lines, "possibly stale: run `mnemo verify`"))
+	if n := countDrafts(w.state); n > 0 && len(s.given) == 0 {
 		br.text(fmt.Sprintf("\n%d draft memories wait for review: run `mnemo inbox`.\n", n))
 	}
-	if warning != "" {
+	if warning != "" && len(s.given) == 0 {
 		br.text("\n" + warning + ".\n")
 	}
-	addBodies(br, "Memories worth having:", worth, injected)
-	if len(injected) > 0 && in.SessionID != "" {
-		keys := make([]index.Key, 0, len(injected))
-		for k := range injected {
-			keys = append(keys, k)
+	if left := addBodies(br, "Memories worth having:", worth, s); len(left) > 0 {
+		lines, keys := make([]string, len(left)), make([]index.Key, len(left))
+		for i, d := range left {
+			lines[i], keys[i] = fmt.Sprintf("- %s — %s", d.Name, d.Description), d.Key
 		}
-		if err := db.RecordInjection(ctx, in.SessionID, w.now, keys...); err != nil {
+		s.gaveLines(keys, br.section("Also worth having (recall them by name):", lines, "memories worth having"))
+	}
+	out := br.String()
+	if in.SessionID != "" {
+		d := index.Delivery{Session: in.SessionID, Event: "session-start", Chars: utf8.RuneCountInString(out), Injected: s.bodies, Listed: s.lines}
+		if err := db.Record(ctx, w.now, d); err != nil {
 			w.log.Warn("record injection", "err", err)
 		}
 	}
-	return br.String(), nil
+	return out, nil
+}
+
+// staleLines are the lines of memories that may be stale, with their keys.
+type staleLines struct {
+	lines []string
+	keys  []index.Key
+}
+
+func (l *staleLines) add(k index.Key, reasons []string) {
+	l.lines = append(l.lines, fmt.Sprintf("- %s: %s", k.Name, strings.Join(reasons, "; ")))
+	l.keys = append(l.keys, k)
 }
 
 // suspects returns the memories that may be stale, as lines with their
-// reasons, and the first maxBodies of top that are not. Suspect are what
-// the last mnemo verify found, and those of top whose anchors changed,
-// checked now (hashes only: no git here) until maxBodies pass.
-func suspects(ctx context.Context, w *world, db *index.DB, top []index.Doc) (stale []string, worth []index.Doc) {
+// reasons, and the first maxBodies of top that are not and that the
+// session does not have. Suspect are what the last mnemo verify found, and
+// those of top whose anchors changed, checked now (hashes only: no git
+// here) until maxBodies pass.
+func suspects(ctx context.Context, w *world, db *index.DB, top []index.Doc, s *session) (stale staleLines, worth []index.Doc) {
 	suspect := map[index.Key]bool{}
 	verdicts, _ := db.Suspects(ctx)
 	for _, k := range sortedKeys(verdicts) {
 		if v := verdicts[k]; v.State == string(staleness.Suspect) {
-			stale = append(stale, fmt.Sprintf("- %s: %s", k.Name, strings.Join(v.Reasons, "; ")))
 			suspect[k] = true
+			if !s.has(k) {
+				stale.add(k, v.Reasons)
+			}
 		}
 	}
+	var ok []index.Doc
 	for _, d := range top {
-		if len(worth) == maxBodies {
-			break
-		}
 		if suspect[d.Key] {
 			continue
 		}
 		if reasons := docChanged(w.p.Root, d); len(reasons) > 0 {
-			stale = append(stale, fmt.Sprintf("- %s: %s", d.Name, strings.Join(reasons, "; ")))
+			if !s.has(d.Key) {
+				stale.add(d.Key, reasons)
+			}
 			continue
 		}
-		worth = append(worth, d)
+		ok = append(ok, d)
 	}
-	return stale, worth
+	return stale, s.fresh(ok, maxBodies)
 }
 
-// addBodies adds whole memories, as many as fit, under a title.
-func addBodies(br *brief, title string, docs []index.Doc, injected map[index.Key]bool) {
+// addBodies adds whole memories, as many as fit, under a title, and
+// returns those that did not fit.
+func addBodies(br *brief, title string, docs []index.Doc, s *session) (left []index.Doc) {
 	titled := false
 	for _, d := range docs {
-		if injected[d.Key] {
-			continue
-		}
 		text := memoryText(d)
 		if !titled {
 			if !br.fits("\n" + title + "\n" + text) {
+				left = append(left, d)
 				continue
 			}
 			br.text("\n" + title + "\n")
 			titled = true
 		}
 		if br.text(text) {
-			injected[d.Key] = true
+			s.gaveBody(d.Key)
+		} else {
+			left = append(left, d)
 		}
 	}
+	return left
 }
 
 // memoryText is how one memory reads in injected context: its name, type
@@ -242,10 +270,13 @@ func sortedKeys(m map[index.Key]index.Verdict) []index.Key {
 }
 
 // addIndexes adds the index lines of the user vault and, unless the agent
-// loads it itself, of the project vault.
-func addIndexes(br *brief, w *world) {
-	br.section("User memories (~/.mnemo/user, all projects):", indexLines(w.env.UserVaultDir()), "user memories: recall them by topic")
+// loads it itself, of the project vault: those of memories the session
+// has not been given and is not about to get whole.
+func addIndexes(br *brief, w *world, s *session) {
+	lines, keys := s.newLines("user", indexLines(w.env.UserVaultDir()))
+	s.gaveLines(keys, br.section("User memories (~/.mnemo/user, all projects):", lines, "user memories: recall them by topic"))
 	if dir := w.p.VaultDir(); !loadedNatively(w.p, w.env, dir) {
-		br.section("Project memories ("+displayDir(w.p.Root, dir)+"):", indexLines(dir), "project memories: recall them by topic")
+		lines, keys := s.newLines("project", indexLines(dir))
+		s.gaveLines(keys, br.section("Project memories ("+displayDir(w.p.Root, dir)+"):", lines, "project memories: recall them by topic"))
 	}
 }

@@ -9,20 +9,31 @@ import (
 )
 
 // A Delivery is what mnemo gave an agent: the memories injected into a
-// session, and the memories recalled (counted in the recall statistics).
+// session whole, those given only as an index line, how much context that
+// was, and the memories recalled (counted in the recall statistics).
 type Delivery struct {
 	Session  string // the agent session; empty records no injection
+	Event    string // the hook that gave it: "session-start", "user-prompt-submit"
+	Chars    int    // characters of context given; 0 records no size
 	Injected []Key
+	Listed   []Key
 	Recalled []Key
 }
 
+// The kinds of injection: a memory given whole, or as its index line.
+const (
+	kindBody = "body"
+	kindLine = "line"
+)
+
 // Record records a delivery at now in one transaction. Recording an
-// injection again keeps the first time.
+// injection again keeps the first time; a memory listed first and given
+// whole later counts as given whole.
 func (db *DB) Record(ctx context.Context, now time.Time, d Delivery) error {
 	if d.Session == "" {
-		d.Injected = nil
+		d.Injected, d.Listed, d.Chars = nil, nil, 0
 	}
-	if len(d.Injected) == 0 && len(d.Recalled) == 0 {
+	if len(d.Injected) == 0 && len(d.Listed) == 0 && len(d.Recalled) == 0 && d.Chars == 0 {
 		return nil
 	}
 	at := formatTime(now)
@@ -31,10 +42,22 @@ func (db *DB) Record(ctx context.Context, now time.Time, d Delivery) error {
 		return fmt.Errorf("index: record: %w", err)
 	}
 	defer tx.Rollback()
-	for _, k := range d.Injected {
-		if _, err := tx.ExecContext(ctx, "INSERT OR IGNORE INTO history.injections (session, source, name, at) VALUES (?, ?, ?, ?)",
-			d.Session, k.Source, k.Name, at); err != nil {
-			return fmt.Errorf("index: record injection: %w", err)
+	for _, kind := range []struct {
+		name string
+		keys []Key
+	}{{kindBody, d.Injected}, {kindLine, d.Listed}} {
+		for _, k := range kind.keys {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO history.injections (session, source, name, at, kind) VALUES (?, ?, ?, ?, ?)
+				ON CONFLICT (session, source, name) DO UPDATE SET kind = excluded.kind WHERE excluded.kind = 'body'`,
+				d.Session, k.Source, k.Name, at, kind.name); err != nil {
+				return fmt.Errorf("index: record injection: %w", err)
+			}
+		}
+	}
+	if d.Chars > 0 {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO history.deliveries (session, event, at, chars) VALUES (?, ?, ?, ?)",
+			d.Session, d.Event, at, d.Chars); err != nil {
+			return fmt.Errorf("index: record delivery: %w", err)
 		}
 	}
 	for _, k := range d.Recalled {
@@ -55,8 +78,8 @@ func (db *DB) RecordRecall(ctx context.Context, now time.Time, keys ...Key) erro
 	return db.Record(ctx, now, Delivery{Recalled: keys})
 }
 
-// RecordInjection records that keys were injected into the agent session
-// at now. Recording a memory again keeps the first time.
+// RecordInjection records that keys were injected whole into the agent
+// session at now. Recording a memory again keeps the first time.
 func (db *DB) RecordInjection(ctx context.Context, session string, now time.Time, keys ...Key) error {
 	return db.Record(ctx, now, Delivery{Session: session, Injected: keys})
 }
@@ -76,22 +99,41 @@ func (db *DB) WasInjected(ctx context.Context, session string, key Key) (bool, e
 	return true, nil
 }
 
-// Injected returns every memory injected into the session, with its time.
+// Injected returns every memory injected whole into the session, with its time.
 func (db *DB) Injected(ctx context.Context, session string) (map[Key]time.Time, error) {
+	given, err := db.Given(ctx, session)
+	out := make(map[Key]time.Time, len(given))
+	for k, g := range given {
+		if g.Whole {
+			out[k] = g.At
+		}
+	}
+	return out, err
+}
+
+// A Given is how a memory was given to a session: when first, and whether
+// whole or only as its index line.
+type Given struct {
+	At    time.Time
+	Whole bool
+}
+
+// Given returns every memory given to the session, whole or as a line.
+func (db *DB) Given(ctx context.Context, session string) (map[Key]Given, error) {
 	rows, err := db.sql.QueryContext(ctx,
-		"SELECT source, name, at FROM history.injections WHERE session = ?", session)
+		"SELECT source, name, at, kind FROM history.injections WHERE session = ?", session)
 	if err != nil {
 		return nil, fmt.Errorf("index: injected: %w", err)
 	}
 	defer rows.Close()
-	out := make(map[Key]time.Time)
+	out := make(map[Key]Given)
 	for rows.Next() {
 		var k Key
-		var at string
-		if err := rows.Scan(&k.Source, &k.Name, &at); err != nil {
+		var at, kind string
+		if err := rows.Scan(&k.Source, &k.Name, &at, &kind); err != nil {
 			return nil, fmt.Errorf("index: injected: %w", err)
 		}
-		out[k] = parseTime(at)
+		out[k] = Given{At: parseTime(at), Whole: kind == kindBody}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("index: injected: %w", err)

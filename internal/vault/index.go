@@ -285,3 +285,13 @@ func IndexLines(data []byte) []string {
 	}
 	return out
 }
+
+// LineName returns the name of the memory an index line links, or false
+// for a line that links none (the overflow line).
+func LineName(line string) (string, bool) {
+	m := linkRE.FindStringSubmatch(line)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
