@@ -55,8 +55,9 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 		}
 	}
 	cfg := recall.DefaultConfig()
-	if verdicts, err := db.Suspects(ctx); err == nil {
-		cfg.Suspect = staleness.SuspectFunc(verdicts)
+	flagged, err := db.Flagged(ctx)
+	if err == nil {
+		cfg.Suspect = staleness.SuspectFunc(flagged)
 	}
 	results, err := recall.New(db, cfg).Recall(ctx, recall.Query{Text: prompt, Limit: 10, Now: w.now})
 	if err != nil {
@@ -70,13 +71,13 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 		if len(picked) == PromptMax {
 			break
 		}
-		if _, ok := native[r.Key]; ok || given[r.Key] || r.Why.Suspect != "" || !clears(len(r.Why.Terms), len(terms)) {
+		if _, ok := native[r.Key]; ok || given[r.Key] || !clears(len(r.Why.Terms), len(terms)) {
 			continue
 		}
 		if s.repeats(docText(r.Doc)) {
 			continue // the same fact as one picked: one is enough
 		}
-		if br.text("\n" + memoryText(r.Doc)) {
+		if br.text("\n" + memoryText(r.Doc, note(flagged[r.Key]))) {
 			picked = append(picked, r.Key)
 			s.whole = append(s.whole, docText(r.Doc))
 		}
@@ -89,6 +90,20 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 		return "", err
 	}
 	return br.String(), nil
+}
+
+// note is what an agent is told beside a memory about its last verdict:
+// a suspect one is given with its reasons, to check; a changed one whose
+// names are all in place, with what changed.
+func note(v index.Verdict) string {
+	reasons := strings.Join(v.Reasons, "; ")
+	switch staleness.State(v.State) {
+	case staleness.Suspect:
+		return suspectNote(reasons)
+	case staleness.Intact:
+		return reasons
+	}
+	return ""
 }
 
 // clears reports whether a memory sharing shared of a prompt's n words is

@@ -72,8 +72,8 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 			mine = s.fresh(reviewed(mine, native), len(mine))
 		}
 	}
-	stale, worth := suspects(ctx, w, db, top, s)
-	addBodies(br, "Written in this session so far:", mine, s)
+	stale, worth, notes := suspects(ctx, w, db, top, s)
+	addBodies(br, "Written in this session so far:", mine, s, notes)
 	addIndexes(br, w, s)
 	s.gaveLines(stale.keys, br.section("Possibly stale (the code they describe changed; verify before use):", stale.lines, "possibly stale: run `mnemo verify`"))
 	if n := countDrafts(w.state); n > 0 && len(s.given) == 0 {
@@ -82,7 +82,7 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 	if warning != "" && len(s.given) == 0 {
 		br.text("\n" + warning + ".\n")
 	}
-	if left := addBodies(br, "Memories worth having:", worth, s); len(left) > 0 {
+	if left := addBodies(br, "Memories worth having:", worth, s, notes); len(left) > 0 {
 		lines, keys := make([]string, len(left)), make([]index.Key, len(left))
 		for i, d := range left {
 			lines[i], keys[i] = fmt.Sprintf("- %s — %s", d.Name, d.Description), d.Key
@@ -112,18 +112,23 @@ func (l *staleLines) add(k index.Key, reasons []string) {
 
 // suspects returns the memories that may be stale, as lines with their
 // reasons, and the first maxBodies of top that are not and that the
-// session does not have. Suspect are what the last mnemo verify found, and
-// those of top whose anchors changed, checked now (hashes only: no git
-// here) until maxBodies pass.
-func suspects(ctx context.Context, w *world, db *index.DB, top []index.Doc, s *session) (stale staleLines, worth []index.Doc) {
+// session does not have, with a note for each whose anchored files
+// changed with every name in place. Suspect are what the last mnemo verify
+// found, and those of top whose anchors changed, checked now (hashes and
+// names only: no git here) until maxBodies pass.
+func suspects(ctx context.Context, w *world, db *index.DB, top []index.Doc, s *session) (stale staleLines, worth []index.Doc, notes map[index.Key]string) {
+	notes = map[index.Key]string{}
 	suspect := map[index.Key]bool{}
-	verdicts, _ := db.Suspects(ctx)
-	for _, k := range sortedKeys(verdicts) {
-		if v := verdicts[k]; v.State == string(staleness.Suspect) {
+	flagged, _ := db.Flagged(ctx)
+	for _, k := range sortedKeys(flagged) {
+		switch v := flagged[k]; staleness.State(v.State) {
+		case staleness.Suspect:
 			suspect[k] = true
 			if !s.has(k) {
 				stale.add(k, v.Reasons)
 			}
+		case staleness.Intact:
+			notes[k] = strings.Join(v.Reasons, "; ")
 		}
 	}
 	var ok []index.Doc
@@ -131,23 +136,25 @@ func suspects(ctx context.Context, w *world, db *index.DB, top []index.Doc, s *s
 		if suspect[d.Key] {
 			continue
 		}
-		if reasons := docChanged(w.p.Root, d); len(reasons) > 0 {
+		if reasons, intact := docChanged(w.p.Root, d); len(reasons) > 0 && !intact {
 			if !s.has(d.Key) {
 				stale.add(d.Key, reasons)
 			}
 			continue
+		} else if len(reasons) > 0 {
+			notes[d.Key] = strings.Join(reasons, ", "+staleness.NamesIntact+"; ") + ", " + staleness.NamesIntact
 		}
 		ok = append(ok, d)
 	}
-	return stale, s.fresh(ok, maxBodies)
+	return stale, s.fresh(ok, maxBodies), notes
 }
 
 // addBodies adds whole memories, as many as fit, under a title, and
 // returns those that did not fit.
-func addBodies(br *brief, title string, docs []index.Doc, s *session) (left []index.Doc) {
+func addBodies(br *brief, title string, docs []index.Doc, s *session, notes map[index.Key]string) (left []index.Doc) {
 	titled := false
 	for _, d := range docs {
-		text := memoryText(d)
+		text := memoryText(d, notes[d.Key])
 		if !titled {
 			if !br.fits("\n" + title + "\n" + text) {
 				left = append(left, d)
@@ -166,14 +173,21 @@ func addBodies(br *brief, title string, docs []index.Doc, s *session) (left []in
 }
 
 // memoryText is how one memory reads in injected context: its name, type
-// and date, the description, then the body.
-func memoryText(d index.Doc) string {
+// and date, what changed in the code it describes (note, if any), the
+// description, then the body.
+func memoryText(d index.Doc, note string) string {
 	date := ""
 	if !d.Updated.IsZero() {
 		date = ", " + d.Updated.Format(time.DateOnly)
 	}
-	return fmt.Sprintf("### %s (%s%s)\n%s\n%s\n", d.Name, d.Type, date, d.Description, strings.TrimSpace(d.Body))
+	if note != "" {
+		note = "(" + note + ")\n"
+	}
+	return fmt.Sprintf("### %s (%s%s)\n%s%s\n%s\n", d.Name, d.Type, date, note, d.Description, strings.TrimSpace(d.Body))
 }
+
+// suspectNote is the note beside a suspect memory given anyway.
+func suspectNote(reason string) string { return reason + ": check before use" }
 
 func indexLines(dir string) []string {
 	data, err := os.ReadFile(filepath.Join(dir, vault.IndexFile))
@@ -183,20 +197,24 @@ func indexLines(dir string) []string {
 	return vault.IndexLines(data)
 }
 
-// docChanged checks the anchors of a memory with anchored files.
-func docChanged(root string, d index.Doc) []string {
+// docChanged checks the anchors of a memory with anchored files, and
+// whether every name its body gives is still in place.
+func docChanged(root string, d index.Doc) (reasons []string, intact bool) {
 	if len(d.Files) == 0 || d.Source != "project" {
-		return nil
+		return nil, false
 	}
 	data, err := os.ReadFile(d.Path)
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	m, err := memory.Parse(d.Path, data)
 	if err != nil {
-		return nil
+		return nil, false
 	}
-	return staleness.Changed(root, m)
+	if reasons = staleness.Changed(root, m); len(reasons) == 0 {
+		return nil, false
+	}
+	return reasons, staleness.NamesInPlace(root, m)
 }
 
 func countDrafts(state string) int {

@@ -12,3 +12,7 @@ CREATE TABLE deliveries (
 	chars   INTEGER NOT NULL
 );
 CREATE INDEX deliveries_session ON deliveries (session, at);
+
+-- The memories flagged by their last verdict, suspect or changed with
+-- every name in place, which every hook reads.
+CREATE INDEX verify_state_flagged ON verify_state (source, name) WHERE state IN ('suspect', 'changed');
