@@ -43,6 +43,15 @@ func (br *brief) write(s string) {
 	br.left -= utf8.RuneCountInString(s)
 }
 
+// hold sets n characters aside, for a later part, and returns them.
+func (br *brief) hold(n int) int {
+	br.left -= n
+	return n
+}
+
+// release gives back what [brief.hold] set aside.
+func (br *brief) release(n int) { br.left += n }
+
 // fits reports whether s fits in what is left.
 func (br *brief) fits(s string) bool {
 	return utf8.RuneCountInString(inFence(s)) <= br.left

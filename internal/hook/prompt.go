@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/recall"
@@ -86,10 +87,12 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 		return "", nil
 	}
 	// The injection must be recorded, or the next prompt repeats it.
-	if err := db.Record(ctx, w.now, index.Delivery{Session: in.SessionID, Injected: picked, Recalled: picked}); err != nil {
+	out := br.String()
+	d := index.Delivery{Session: in.SessionID, Event: index.EventPrompt, Chars: utf8.RuneCountInString(out), Injected: picked, Recalled: picked}
+	if err := db.Record(ctx, w.now, d); err != nil {
 		return "", err
 	}
-	return br.String(), nil
+	return out, nil
 }
 
 // note is what an agent is told beside a memory about its last verdict:

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -36,8 +37,8 @@ const (
 // wrote. A session is given each memory once (see [session]): on resume,
 // only what it was not given yet; after a compaction, what the summary dropped.
 func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
-	br := newBrief(SessionStartBudget)
 	native, all := natives(ctx, w) // first: it may regenerate MEMORY.md
+	br := newBrief(startBudget(w))
 	warning := provenance.Summary(all)
 	db, err := w.openIndex(ctx)
 	if errors.Is(err, errIndexBuilding) {
@@ -74,6 +75,7 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 	}
 	stale, worth, notes := suspects(ctx, w, db, top, s)
 	addBodies(br, "Written in this session so far:", mine, s, notes)
+	room := br.hold(br.left / 2) // the lines may not crowd out the bodies
 	addIndexes(br, w, s)
 	s.gaveLines(stale.keys, br.section("Possibly stale (the code they describe changed; verify before use):", stale.lines, "possibly stale: run `mnemo verify`"))
 	if n := countDrafts(w.state); n > 0 && len(s.given) == 0 {
@@ -82,6 +84,7 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 	if warning != "" && len(s.given) == 0 {
 		br.text("\n" + warning + ".\n")
 	}
+	br.release(room)
 	if left := addBodies(br, "Memories worth having:", worth, s, notes); len(left) > 0 {
 		lines, keys := make([]string, len(left)), make([]index.Key, len(left))
 		for i, d := range left {
@@ -91,12 +94,35 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 	}
 	out := br.String()
 	if in.SessionID != "" {
-		d := index.Delivery{Session: in.SessionID, Event: "session-start", Chars: utf8.RuneCountInString(out), Injected: s.bodies, Listed: s.lines}
+		d := index.Delivery{Session: in.SessionID, Event: index.EventSessionStart, Chars: utf8.RuneCountInString(out), Injected: s.bodies, Listed: s.lines}
 		if err := db.Record(ctx, w.now, d); err != nil {
 			w.log.Warn("record injection", "err", err)
 		}
 	}
 	return out, nil
+}
+
+// ContextTokensVar names the environment variable that sets the budget of
+// the context a session starts with, in tokens ([memory.ContextTokens] by
+// default).
+const ContextTokensVar = "MNEMO_CONTEXT_TOKENS"
+
+// startBudget is what session-start may add, in characters: the session's
+// budget less the MEMORY.md the agent loads itself, within Claude Code's
+// cap on hook output ([SessionStartBudget]).
+func startBudget(w *world) int {
+	tokens := memory.ContextTokens
+	if n, err := strconv.Atoi(w.env.Getenv(ContextTokensVar)); err == nil && n > 0 {
+		tokens = n
+	} else if err == nil || w.env.Getenv(ContextTokensVar) != "" {
+		w.log.Warn("not a number of tokens: using the default", "var", ContextTokensVar, "default", tokens)
+	}
+	if dir := w.p.VaultDir(); LoadedNatively(w.p, w.env, dir) {
+		if data, err := os.ReadFile(filepath.Join(dir, vault.IndexFile)); err == nil {
+			tokens -= memory.EstimateTokens(string(data))
+		}
+	}
+	return min(SessionStartBudget, 4*max(tokens, 0))
 }
 
 // staleLines are the lines of memories that may be stale, with their keys.
@@ -229,10 +255,10 @@ func displayDir(root, dir string) string {
 	return dir
 }
 
-// loadedNatively reports whether Claude Code loads the vault's MEMORY.md
+// LoadedNatively reports whether Claude Code loads the vault's MEMORY.md
 // itself: its autoMemoryDirectory setting points at the vault, or it is
 // unset and the vault is Claude Code's own per-project folder.
-func loadedNatively(p *project.Project, env project.Env, dir string) bool {
+func LoadedNatively(p *project.Project, env project.Env, dir string) bool {
 	setting := ""
 	for _, f := range []string{
 		filepath.Join(p.Root, ".claude", "settings.local.json"),
@@ -293,7 +319,7 @@ func sortedKeys(m map[index.Key]index.Verdict) []index.Key {
 func addIndexes(br *brief, w *world, s *session) {
 	lines, keys := s.newLines("user", indexLines(w.env.UserVaultDir()))
 	s.gaveLines(keys, br.section("User memories (~/.mnemo/user, all projects):", lines, "user memories: recall them by topic"))
-	if dir := w.p.VaultDir(); !loadedNatively(w.p, w.env, dir) {
+	if dir := w.p.VaultDir(); !LoadedNatively(w.p, w.env, dir) {
 		lines, keys := s.newLines("project", indexLines(dir))
 		s.gaveLines(keys, br.section("Project memories ("+displayDir(w.p.Root, dir)+"):", lines, "project memories: recall them by topic"))
 	}

@@ -13,12 +13,18 @@ import (
 // was, and the memories recalled (counted in the recall statistics).
 type Delivery struct {
 	Session  string // the agent session; empty records no injection
-	Event    string // the hook that gave it: "session-start", "user-prompt-submit"
+	Event    string // the hook that gave it: EventSessionStart, EventPrompt
 	Chars    int    // characters of context given; 0 records no size
 	Injected []Key
 	Listed   []Key
 	Recalled []Key
 }
+
+// The hooks a [Delivery] comes from.
+const (
+	EventSessionStart = "session-start"
+	EventPrompt       = "user-prompt-submit"
+)
 
 // The kinds of injection: a memory given whole, or as its index line.
 const (
@@ -139,4 +145,35 @@ func (db *DB) Given(ctx context.Context, session string) (map[Key]Given, error) 
 		return nil, fmt.Errorf("index: injected: %w", err)
 	}
 	return out, nil
+}
+
+// A Cost is what the hooks gave the sessions on record, in characters.
+type Cost struct {
+	Sessions int            // sessions given anything
+	Chars    map[string]int // by hook ([Delivery.Event]), over all of them
+}
+
+// Costs sums the recorded deliveries by hook.
+func (db *DB) Costs(ctx context.Context) (Cost, error) {
+	c := Cost{Chars: map[string]int{}}
+	if err := db.sql.QueryRowContext(ctx, "SELECT count(DISTINCT session) FROM history.deliveries").Scan(&c.Sessions); err != nil {
+		return c, fmt.Errorf("index: costs: %w", err)
+	}
+	rows, err := db.sql.QueryContext(ctx, "SELECT event, sum(chars) FROM history.deliveries GROUP BY event")
+	if err != nil {
+		return c, fmt.Errorf("index: costs: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var event string
+		var n int
+		if err := rows.Scan(&event, &n); err != nil {
+			return c, fmt.Errorf("index: costs: %w", err)
+		}
+		c.Chars[event] = n
+	}
+	if err := rows.Err(); err != nil {
+		return c, fmt.Errorf("index: costs: %w", err)
+	}
+	return c, nil
 }
