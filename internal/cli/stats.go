@@ -77,15 +77,10 @@ func collectStats(ctx context.Context, f *Factory) (statsJSON, error) {
 		db.Close()
 		return s, err
 	}
-	cost, err := db.Costs(ctx)
+	err = s.addCosts(ctx, db)
 	db.Close()
 	if err != nil {
 		return s, err
-	}
-	if cost.Sessions > 0 {
-		s.Measured = cost.Sessions
-		s.StartTok = tokensOf(cost.Chars[index.EventSessionStart]) / cost.Sessions
-		s.PromptTok = tokensOf(cost.Chars[index.EventPrompt]) / cost.Sessions
 	}
 	for _, user := range []bool{false, true} {
 		v, err := f.Vault(user)
@@ -149,6 +144,19 @@ func printStats(f *Factory, s statsJSON) {
 	fmt.Fprintf(w, "context      %s\n", contextLine(s))
 	fmt.Fprintf(w, "extraction   %d jobs, %d facts, %d tokens in, %d out (today: %d in, %d out)\n",
 		s.Extraction.Jobs, s.Extraction.Facts, s.Extraction.TokensIn, s.Extraction.TokensOut, s.Today.TokensIn, s.Today.TokensOut)
+}
+
+// addCosts fills in what the hooks gave a session, the mean over the
+// sessions on record.
+func (s *statsJSON) addCosts(ctx context.Context, db *index.DB) error {
+	cost, err := db.Costs(ctx)
+	if err != nil || cost.Sessions == 0 {
+		return err
+	}
+	s.Measured = cost.Sessions
+	s.StartTok = tokensOf(cost.Chars[index.EventSessionStart]) / cost.Sessions
+	s.PromptTok = tokensOf(cost.Chars[index.EventPrompt]) / cost.Sessions
+	return nil
 }
 
 // contextLine says what a session costs against one file holding every

@@ -20,7 +20,7 @@ import (
 type session struct {
 	given   map[index.Key]index.Given // before this hook
 	planned map[index.Key]bool        // bodies this hook means to give
-	whole   []string                  // texts of the memories the session has whole
+	whole   []*consolidate.Text       // texts of the memories the session has whole
 	bodies  []index.Key               // given whole by this hook (or the same fact as one)
 	lines   []index.Key               // given as a line by this hook
 }
@@ -76,22 +76,23 @@ func (s *session) fresh(docs []index.Doc, n int) []index.Doc {
 		if s.has(d.Key) || s.planned[d.Key] {
 			continue
 		}
-		if s.repeats(docText(d)) {
+		text := docText(d)
+		if s.repeats(text) {
 			s.given[d.Key] = index.Given{Whole: true}
 			s.bodies = append(s.bodies, d.Key)
 			continue
 		}
 		s.planned[d.Key] = true
-		s.whole = append(s.whole, docText(d))
+		s.whole = append(s.whole, text)
 		out = append(out, d)
 	}
 	return out
 }
 
 // repeats reports whether text says the same fact as a memory the session has.
-func (s *session) repeats(text string) bool {
+func (s *session) repeats(text *consolidate.Text) bool {
 	for _, w := range s.whole {
-		if consolidate.SameFact(w, text) {
+		if w.SameFact(text) {
 			return true
 		}
 	}
@@ -135,7 +136,10 @@ func (s *session) gaveLines(keys []index.Key, n int) {
 	}
 }
 
-func docText(d index.Doc) string { return d.Description + "\n" + d.Body }
+// docText is a memory's text as consolidation compares it.
+func docText(d index.Doc) *consolidate.Text {
+	return consolidate.NewText(d.Description + "\n" + d.Body)
+}
 
 // summaryTail is how much of the end of a transcript is searched for the
 // summary of the compaction that just happened: it is written last.

@@ -66,23 +66,10 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 	}
 	native, _ := natives(ctx, w)
 	br := newBrief(PromptBudget)
-	var picked []index.Key
-	s := &session{}
-	for _, r := range results {
-		if len(picked) == PromptMax {
-			break
-		}
-		if _, ok := native[r.Key]; ok || given[r.Key] || !clears(len(r.Why.Terms), len(terms)) {
-			continue
-		}
-		if s.repeats(docText(r.Doc)) {
-			continue // the same fact as one picked: one is enough
-		}
-		if br.text("\n" + memoryText(r.Doc, note(flagged[r.Key]))) {
-			picked = append(picked, r.Key)
-			s.whole = append(s.whole, docText(r.Doc))
-		}
-	}
+	picked := pick(br, results, len(terms), func(k index.Key) bool {
+		_, ok := native[k]
+		return ok || given[k]
+	}, flagged)
 	if len(picked) == 0 {
 		return "", nil
 	}
@@ -93,6 +80,31 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 		return "", err
 	}
 	return out, nil
+}
+
+// pick adds to br up to PromptMax of results that clear the bar, skipping
+// those skip names and those that say the same fact as one picked, each
+// with the note its verdict calls for, and returns their keys.
+func pick(br *brief, results []recall.Result, terms int, skip func(index.Key) bool, flagged map[index.Key]index.Verdict) []index.Key {
+	var picked []index.Key
+	s := &session{}
+	for _, r := range results {
+		if len(picked) == PromptMax {
+			break
+		}
+		if skip(r.Key) || !clears(len(r.Why.Terms), terms) {
+			continue
+		}
+		text := docText(r.Doc)
+		if s.repeats(text) {
+			continue // the same fact as one picked: one is enough
+		}
+		if br.text("\n" + memoryText(r.Doc, note(flagged[r.Key]))) {
+			picked = append(picked, r.Key)
+			s.whole = append(s.whole, text)
+		}
+	}
+	return picked
 }
 
 // note is what an agent is told beside a memory about its last verdict:

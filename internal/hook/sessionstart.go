@@ -85,13 +85,7 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 		br.text("\n" + warning + ".\n")
 	}
 	br.release(room)
-	if left := addBodies(br, "Memories worth having:", worth, s, notes); len(left) > 0 {
-		lines, keys := make([]string, len(left)), make([]index.Key, len(left))
-		for i, d := range left {
-			lines[i], keys[i] = fmt.Sprintf("- %s — %s", d.Name, d.Description), d.Key
-		}
-		s.gaveLines(keys, br.section("Also worth having (recall them by name):", lines, "memories worth having"))
-	}
+	addWorth(br, worth, s, notes)
 	out := br.String()
 	if in.SessionID != "" {
 		d := index.Delivery{Session: in.SessionID, Event: index.EventSessionStart, Chars: utf8.RuneCountInString(out), Injected: s.bodies, Listed: s.lines}
@@ -100,6 +94,20 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 		}
 	}
 	return out, nil
+}
+
+// addWorth adds the bodies of the memories most worth having, and the
+// lines of those whose bodies did not fit.
+func addWorth(br *brief, worth []index.Doc, s *session, notes map[index.Key]string) {
+	left := addBodies(br, "Memories worth having:", worth, s, notes)
+	if len(left) == 0 {
+		return
+	}
+	lines, keys := make([]string, len(left)), make([]index.Key, len(left))
+	for i, d := range left {
+		lines[i], keys[i] = fmt.Sprintf("- %s — %s", d.Name, d.Description), d.Key
+	}
+	s.gaveLines(keys, br.section("Also worth having (recall them by name):", lines, "memories worth having"))
 }
 
 // ContextTokensVar names the environment variable that sets the budget of

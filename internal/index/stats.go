@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -48,17 +49,8 @@ func (db *DB) Record(ctx context.Context, now time.Time, d Delivery) error {
 		return fmt.Errorf("index: record: %w", err)
 	}
 	defer tx.Rollback()
-	for _, kind := range []struct {
-		name string
-		keys []Key
-	}{{kindBody, d.Injected}, {kindLine, d.Listed}} {
-		for _, k := range kind.keys {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO history.injections (session, source, name, at, kind) VALUES (?, ?, ?, ?, ?)
-				ON CONFLICT (session, source, name) DO UPDATE SET kind = excluded.kind WHERE excluded.kind = 'body'`,
-				d.Session, k.Source, k.Name, at, kind.name); err != nil {
-				return fmt.Errorf("index: record injection: %w", err)
-			}
-		}
+	if err := recordInjections(ctx, tx, d, at); err != nil {
+		return err
 	}
 	if d.Chars > 0 {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO history.deliveries (session, event, at, chars) VALUES (?, ?, ?, ?)",
@@ -75,6 +67,32 @@ func (db *DB) Record(ctx context.Context, now time.Time, d Delivery) error {
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("index: record: %w", err)
+	}
+	return nil
+}
+
+// recordInjections records what a delivery gave its session in one
+// statement: a session start lists dozens of lines, and a statement per
+// row cost it a millisecond.
+func recordInjections(ctx context.Context, tx *sql.Tx, d Delivery, at string) error {
+	n := len(d.Injected) + len(d.Listed)
+	if n == 0 {
+		return nil
+	}
+	args := make([]any, 0, 5*n)
+	for _, kind := range []struct {
+		name string
+		keys []Key
+	}{{kindBody, d.Injected}, {kindLine, d.Listed}} {
+		for _, k := range kind.keys {
+			args = append(args, d.Session, k.Source, k.Name, at, kind.name)
+		}
+	}
+	query := "INSERT INTO history.injections (session, source, name, at, kind) VALUES " +
+		strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?), ", n), ", ") +
+		" ON CONFLICT (session, source, name) DO UPDATE SET kind = excluded.kind WHERE excluded.kind = 'body'"
+	if _, err := tx.ExecContext(ctx, query, args...); err != nil {
+		return fmt.Errorf("index: record injection: %w", err)
 	}
 	return nil
 }
