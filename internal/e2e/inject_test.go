@@ -7,13 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/fakeapi"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
-// TestResumeRepeatsNothing resumes a session twice: no request of the
-// resumed runs carries a memory more often than the first run gave it.
+// TestResumeRepeatsNothing resumes a session three times, the last after a
+// memory was written: every request of the resumed runs carries each
+// memory once, the new one included.
 func TestResumeRepeatsNothing(t *testing.T) {
 	model := fakeapi.New(t)
 	s := newSandbox(t, model)
@@ -23,14 +25,20 @@ func TestResumeRepeatsNothing(t *testing.T) {
 	s.mnemoRun("add", "--type", "user", "-d", "The user is a backend engineer", "Go and PostgreSQL, mostly (quokka-backend-5).")
 
 	first := s.claudeP("Hello there")
-	for _, prompt := range []string{"Tell me more", "And once more"} {
+	marks := []string{"quokka-figures-3", "quokka-backend-5"}
+	for i, prompt := range []string{"Tell me more", "And once more", "And the cache?"} {
+		if i == 2 {
+			time.Sleep(time.Second) // times are kept to the second
+			s.mnemoRun("add", "--type", "feedback", "-d", "Clear the cache before a benchmark", "The user wants cold numbers (quokka-cache-7).")
+			marks = append(marks, "quokka-cache-7")
+		}
 		n := len(model.Requests())
 		s.claudeP(prompt, "--resume", first.SessionID)
 		for _, req := range model.Requests()[n:] {
 			text := requestText(t, req)
-			for _, mark := range []string{"quokka-figures-3", "quokka-backend-5"} {
-				if c := strings.Count(text, mark); c > 1 {
-					t.Errorf("after %q a request carries %s %d times, want at most once", prompt, mark, c)
+			for _, mark := range marks {
+				if c := strings.Count(text, mark); c != 1 {
+					t.Errorf("after %q a request carries %s %d times, want once", prompt, mark, c)
 				}
 			}
 		}

@@ -20,6 +20,7 @@ import (
 type session struct {
 	given   map[index.Key]index.Given // before this hook
 	planned map[index.Key]bool        // bodies this hook means to give
+	only    map[index.Key]bool        // when set, the only memories this hook may give (a resume: those new since)
 	whole   []*consolidate.Text       // texts of the memories the session has whole
 	bodies  []index.Key               // given whole by this hook (or the same fact as one)
 	lines   []index.Key               // given as a line by this hook
@@ -118,7 +119,7 @@ func (s *session) newLines(source string, lines []string) ([]string, []index.Key
 			continue
 		}
 		k := index.Key{Source: source, Name: name}
-		if s.has(k) || s.planned[k] {
+		if s.has(k) || s.planned[k] || s.only != nil && !s.only[k] {
 			continue
 		}
 		out = append(out, l)

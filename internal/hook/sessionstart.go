@@ -57,7 +57,7 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	top, err := db.Top(ctx, topN)
+	top, err := startCandidates(ctx, db, s, in)
 	if err != nil {
 		return "", err
 	}
@@ -108,6 +108,30 @@ func addWorth(br *brief, worth []index.Doc, s *session, notes map[index.Key]stri
 		lines[i], keys[i] = fmt.Sprintf("- %s — %s", d.Name, d.Description), d.Key
 	}
 	s.gaveLines(keys, br.section("Also worth having (recall them by name):", lines, "memories worth having"))
+}
+
+// startCandidates returns the memories most worth having at the start of
+// a session. A session resumed has had its start: it is offered only the
+// memories written or updated since it was first given any, whose lines
+// alone it is then shown.
+func startCandidates(ctx context.Context, db *index.DB, s *session, in Input) ([]index.Doc, error) {
+	if in.Source != "resume" || len(s.given) == 0 {
+		return db.Top(ctx, topN)
+	}
+	since := time.Time{}
+	for _, g := range s.given {
+		if since.IsZero() || g.At.Before(since) {
+			since = g.At
+		}
+	}
+	// A memory updated within the second of the first injection (times
+	// are kept to the second) was there when the session started.
+	docs, err := db.UpdatedSince(ctx, since.Add(time.Second), topN)
+	s.only = make(map[index.Key]bool, len(docs))
+	for _, d := range docs {
+		s.only[d.Key] = true
+	}
+	return docs, err
 }
 
 // ContextTokensVar names the environment variable that sets the budget of
