@@ -167,6 +167,6 @@ func pruneHistory(ctx context.Context, f *Factory, db *index.DB) {
 		return
 	}
 	if p != (index.Pruned{}) {
-		log.Info("history pruned", "injections", p.Injections, "recalls", p.Recalls, "verdicts", p.Verdicts)
+		log.Info("history pruned", "injections", p.Injections, "recalls", p.Recalls, "verdicts", p.Verdicts, "deliveries", p.Deliveries)
 	}
 }

@@ -2,13 +2,17 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
 var update = flag.Bool("update", false, "rewrite the cmp targets of testscript scripts")
@@ -34,7 +38,8 @@ func TestScripts(t *testing.T) {
 					ts.Check(os.WriteFile(ts.MkAbs(f), []byte(os.Expand(ts.ReadFile(f), ts.Getenv)), 0o644))
 				}
 			},
-			"mode": checkMode,
+			"mode":   checkMode,
+			"tokens": checkTokens,
 		},
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, "home")
@@ -66,4 +71,32 @@ func checkMode(ts *testscript.TestScript, neg bool, args []string) {
 	if got := fi.Mode().Perm(); (got == os.FileMode(want)) == neg {
 		ts.Fatalf("%s has mode %#o, want %s%#o", args[0], got, map[bool]string{true: "not "}[neg], want)
 	}
+}
+
+// checkTokens is the script command "tokens MAX FILE...": the files cost
+// at most MAX tokens together ([memory.EstimateTokens]), or with !, more.
+// A hook's JSON output counts as the context it adds.
+func checkTokens(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: tokens MAX FILE...")
+	}
+	limit, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	n := 0
+	for _, f := range args[1:] {
+		text := ts.ReadFile(f)
+		var out struct {
+			HookSpecificOutput struct {
+				AdditionalContext string `json:"additionalContext"`
+			} `json:"hookSpecificOutput"`
+		}
+		if json.Unmarshal([]byte(text), &out) == nil {
+			text = out.HookSpecificOutput.AdditionalContext
+		}
+		n += memory.EstimateTokens(text)
+	}
+	if (n > limit) != neg {
+		ts.Fatalf("%s cost %d tokens, want %s %d", strings.Join(args[1:], " + "), n, map[bool]string{false: "at most", true: "more than"}[neg], limit)
+	}
+	ts.Logf("%s cost %d tokens", strings.Join(args[1:], " + "), n)
 }

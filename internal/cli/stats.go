@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mnemo-dev/mnemo/internal/hook"
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/queue"
@@ -23,9 +24,13 @@ type statsJSON struct {
 	ByState    map[string]int `json:"by_state"` // fresh, suspect, unverifiable, unchecked
 	Suspects   []string       `json:"suspects"`
 	Drafts     int            `json:"drafts"`
-	IndexTok   int            `json:"index_tokens"`      // MEMORY.md of both vaults: loaded every session
-	AllTok     int            `json:"monolithic_tokens"` // every memory file as one always-loaded file
-	SavedTok   int            `json:"saved_tokens_per_session"`
+	IndexTok   int            `json:"index_tokens"`             // the MEMORY.md Claude Code loads itself every session
+	StartTok   int            `json:"session_start_tokens"`     // what session-start added, the mean per measured session
+	PromptTok  int            `json:"prompt_tokens"`            // what the prompts' hook added, the mean per measured session
+	Measured   int            `json:"measured_sessions"`        // the sessions on record those means come from
+	SessionTok int            `json:"session_tokens"`           // index + session-start + prompts: a session's cost
+	AllTok     int            `json:"monolithic_tokens"`        // every memory file as one always-loaded file
+	SavedTok   int            `json:"saved_tokens_per_session"` // monolithic less a session's cost; never below 0
 	Extraction queue.Totals   `json:"extraction"`
 	Today      queue.Totals   `json:"extraction_today"`
 	LastSkip   string         `json:"last_skipped,omitempty"` // why the newest skipped job was skipped
@@ -38,8 +43,10 @@ func newStatsCmd(f *Factory) *cobra.Command {
 		Short: "Counts, staleness, and the context tax mnemo saves",
 		Long: `Count the memories of the project and user vaults by type, status and
 verification state; list the suspects; count the drafts; and compare what
-MEMORY.md costs every session (in tokens, characters/4) with what all the
-memories would cost as one file loaded every turn: the context tax saved.
+a session really costs (in tokens, characters/4: the MEMORY.md Claude Code
+loads itself, plus what session-start and the prompts' hook added, the mean
+of the sessions on record) with what all the memories would cost as one
+file loaded every turn: the context tax saved.
 Also the tokens the worker's extractions spent, in all and today.`,
 		Example: `  mnemo stats
   mnemo stats --json`,
@@ -67,6 +74,11 @@ func collectStats(ctx context.Context, f *Factory) (statsJSON, error) {
 		return s, err
 	}
 	verdicts, err := db.Verdicts(ctx)
+	if err != nil {
+		db.Close()
+		return s, err
+	}
+	err = s.addCosts(ctx, db)
 	db.Close()
 	if err != nil {
 		return s, err
@@ -96,12 +108,16 @@ func collectStats(ctx context.Context, f *Factory) (statsJSON, error) {
 			}
 			s.AllTok += memory.EstimateTokens(string(e.Memory.Render()))
 		}
+		if user || !loadedNatively(f, v.Dir) {
+			continue // its lines reach a session through session-start, measured there
+		}
 		if data, err := safefile.Read(filepath.Join(v.Dir, vault.IndexFile), vault.MaxIndexFile); err == nil {
 			s.IndexTok += memory.EstimateTokens(string(data))
 		}
 	}
 	sort.Strings(s.Suspects)
-	s.SavedTok = s.AllTok - s.IndexTok
+	s.SessionTok = s.IndexTok + s.StartTok + s.PromptTok
+	s.SavedTok = max(s.AllTok-s.SessionTok, 0)
 	if in, err := f.inbox(); err == nil {
 		drafts, _ := in.List()
 		s.Drafts = len(drafts)
@@ -127,12 +143,52 @@ func printStats(f *Factory, s statsJSON) {
 		fmt.Fprintf(w, "  suspect    %s\n", n)
 	}
 	fmt.Fprintf(w, "drafts       %d in the inbox\n", s.Drafts)
-	fmt.Fprintf(w, "context      MEMORY.md costs %d tokens a session; all memories as one file would cost %d (%d saved)\n",
-		s.IndexTok, s.AllTok, s.SavedTok)
+	fmt.Fprintf(w, "context      %s\n", contextLine(s))
 	fmt.Fprintf(w, "extraction   %d jobs (%d skipped), %d facts, %d tokens in, %d out (today: %d in, %d out)\n",
 		s.Extraction.Jobs, s.Extraction.Skipped, s.Extraction.Facts, s.Extraction.TokensIn, s.Extraction.TokensOut,
 		s.Today.TokensIn, s.Today.TokensOut)
 	if s.LastSkip != "" {
 		fmt.Fprintf(w, "  skipped:   %s (the newest)\n", s.LastSkip)
 	}
+}
+
+// addCosts fills in what the hooks gave a session, the mean over the
+// sessions on record.
+func (s *statsJSON) addCosts(ctx context.Context, db *index.DB) error {
+	cost, err := db.Costs(ctx)
+	if err != nil || cost.Sessions == 0 {
+		return err
+	}
+	s.Measured = cost.Sessions
+	s.StartTok = tokensOf(cost.Chars[index.EventSessionStart]) / cost.Sessions
+	s.PromptTok = tokensOf(cost.Chars[index.EventPrompt]) / cost.Sessions
+	return nil
+}
+
+// contextLine says what a session costs against one file holding every
+// memory.
+func contextLine(s statsJSON) string {
+	sessions := "sessions"
+	if s.Measured == 1 {
+		sessions = "session"
+	}
+	cost := fmt.Sprintf("a session costs %d tokens (MEMORY.md %d, session-start %d, prompts %d: the mean of %d %s)",
+		s.SessionTok, s.IndexTok, s.StartTok, s.PromptTok, s.Measured, sessions)
+	if s.Measured == 0 {
+		cost = fmt.Sprintf("a session costs %d tokens of MEMORY.md (what the hooks add is measured from the first session on)", s.IndexTok)
+	}
+	if s.SavedTok == 0 {
+		return fmt.Sprintf("nothing saved: %s; all memories as one file would cost %d", cost, s.AllTok)
+	}
+	return fmt.Sprintf("%s; all memories as one file would cost %d (%d saved)", cost, s.AllTok, s.SavedTok)
+}
+
+// tokensOf is the token estimate of n characters ([memory.EstimateTokens]).
+func tokensOf(n int) int { return (n + 3) / 4 }
+
+// loadedNatively reports whether Claude Code loads the project vault's
+// MEMORY.md itself.
+func loadedNatively(f *Factory, dir string) bool {
+	p, err := f.findProject()
+	return err == nil && hook.LoadedNatively(p, f.Env, dir)
 }

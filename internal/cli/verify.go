@@ -100,7 +100,8 @@ func runVerify(ctx context.Context, f *Factory, opts verifyOptions) error {
 	if err != nil {
 		return err
 	}
-	vf := &staleness.Verifier{Root: p.Root, InGit: p.InGit(), Head: p.Head(ctx), Cache: cache, GrepBudget: opts.grepBudget}
+	vf := &staleness.Verifier{Root: p.Root, InGit: p.InGit(), Head: p.Head(ctx), Cache: cache, GrepBudget: opts.grepBudget,
+		Vault: staleness.VaultPath(p.Root, p.VaultDir())}
 	source := "project"
 	if opts.user {
 		source = "user"
@@ -167,7 +168,7 @@ func printVerdicts(f *Factory, out []verdictJSON, opts verifyOptions) error {
 	counts := map[string]int{}
 	for _, o := range out {
 		counts[o.State]++
-		if o.State == string(staleness.Suspect) || len(opts.names) > 0 {
+		if o.State == string(staleness.Suspect) || o.State == string(staleness.Intact) || len(opts.names) > 0 {
 			fmt.Fprintf(f.IO.Out, "%-12s %s", o.State, o.Name)
 			if len(o.Reasons) > 0 {
 				fmt.Fprintf(f.IO.Out, ": %s", strings.Join(o.Reasons, "; "))
@@ -175,7 +176,11 @@ func printVerdicts(f *Factory, out []verdictJSON, opts verifyOptions) error {
 			fmt.Fprintln(f.IO.Out)
 		}
 	}
-	fmt.Fprintf(f.IO.ErrOut, "verify: %d fresh, %d suspect, %d unverifiable\n", counts["fresh"], counts["suspect"], counts["unverifiable"])
+	intact := ""
+	if n := counts[string(staleness.Intact)]; n > 0 {
+		intact = fmt.Sprintf(", %d changed with every name in place", n)
+	}
+	fmt.Fprintf(f.IO.ErrOut, "verify: %d fresh%s, %d suspect, %d unverifiable\n", counts["fresh"], intact, counts["suspect"], counts["unverifiable"])
 	return nil
 }
 

@@ -43,6 +43,15 @@ func (br *brief) write(s string) {
 	br.left -= utf8.RuneCountInString(s)
 }
 
+// hold sets n characters aside, for a later part, and returns them.
+func (br *brief) hold(n int) int {
+	br.left -= n
+	return n
+}
+
+// release gives back what [brief.hold] set aside.
+func (br *brief) release(n int) { br.left += n }
+
 // fits reports whether s fits in what is left.
 func (br *brief) fits(s string) bool {
 	return utf8.RuneCountInString(inFence(s)) <= br.left
@@ -54,14 +63,15 @@ func (br *brief) fits(s string) bool {
 func inFence(s string) string { return fence.Memory.Escape(redact.String(s)) }
 
 // section adds a titled list of lines, as many as fit, then a line saying
-// how many were left out and where to find them.
-func (br *brief) section(title string, lines []string, more string) {
+// how many were left out and where to find them. It returns how many of
+// the lines it added.
+func (br *brief) section(title string, lines []string, more string) int {
 	if len(lines) == 0 {
-		return
+		return 0
 	}
 	head := "\n" + title + "\n"
 	if !br.fits(head) {
-		return
+		return 0
 	}
 	br.write(head)
 	br.any = true
@@ -71,10 +81,11 @@ func (br *brief) section(title string, lines []string, more string) {
 			if br.fits(rest) {
 				br.write(rest)
 			}
-			return
+			return i
 		}
 		br.write(l + "\n")
 	}
+	return len(lines)
 }
 
 // text adds a block of text when it fits whole, and reports whether it did.

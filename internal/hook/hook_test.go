@@ -73,7 +73,9 @@ func run(r *Runner, event string, in map[string]any) {
 }
 
 // TestSessionStartCap: however many memories there are, the context stays
-// within 9,500 characters and is whole.
+// within the session's budget (memory.ContextTokens, 4 characters each)
+// and is whole; it comes near it, short of at most a body (about 600
+// characters here).
 func TestSessionStartCap(t *testing.T) {
 	root, r, out := setup(t)
 	for i := range 300 {
@@ -94,8 +96,8 @@ func TestSessionStartCap(t *testing.T) {
 
 	run(r, SessionStart, map[string]any{"session_id": "s", "cwd": root, "source": "startup"})
 	ctx := contextOf(t, out.Bytes())
-	if n := utf8.RuneCountInString(ctx); n > SessionStartBudget || n < SessionStartBudget-500 {
-		t.Errorf("context is %d characters, want at most %d (and near it)", n, SessionStartBudget)
+	if n, budget := utf8.RuneCountInString(ctx), 4*memory.ContextTokens; n > budget || n < budget-700 {
+		t.Errorf("context is %d characters, want at most %d (and near it)", n, budget)
 	}
 	if !strings.HasPrefix(ctx, fence.Memory.Open()+"\n") || !strings.HasSuffix(ctx, fence.Memory.Close()) {
 		t.Errorf("context is not fenced whole: %q … %q", ctx[:40], ctx[len(ctx)-40:])

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/recall"
@@ -55,8 +56,9 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 		}
 	}
 	cfg := recall.DefaultConfig()
-	if verdicts, err := db.Suspects(ctx); err == nil {
-		cfg.Suspect = staleness.SuspectFunc(verdicts)
+	flagged, err := db.Flagged(ctx)
+	if err == nil {
+		cfg.Suspect = staleness.SuspectFunc(flagged)
 	}
 	results, err := recall.New(db, cfg).Recall(ctx, recall.Query{Text: prompt, Limit: 10, Now: w.now})
 	if err != nil {
@@ -64,26 +66,59 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 	}
 	native, _ := natives(ctx, w)
 	br := newBrief(PromptBudget)
-	var picked []index.Key
-	for _, r := range results {
-		if len(picked) == PromptMax {
-			break
-		}
-		if _, ok := native[r.Key]; ok || given[r.Key] || r.Why.Suspect != "" || !clears(len(r.Why.Terms), len(terms)) {
-			continue
-		}
-		if br.text("\n" + memoryText(r.Doc)) {
-			picked = append(picked, r.Key)
-		}
-	}
+	picked := pick(br, results, len(terms), func(k index.Key) bool {
+		_, ok := native[k]
+		return ok || given[k]
+	}, flagged)
 	if len(picked) == 0 {
 		return "", nil
 	}
 	// The injection must be recorded, or the next prompt repeats it.
-	if err := db.Record(ctx, w.now, index.Delivery{Session: in.SessionID, Injected: picked, Recalled: picked}); err != nil {
+	out := br.String()
+	d := index.Delivery{Session: in.SessionID, Event: index.EventPrompt, Chars: utf8.RuneCountInString(out), Injected: picked, Recalled: picked}
+	if err := db.Record(ctx, w.now, d); err != nil {
 		return "", err
 	}
-	return br.String(), nil
+	return out, nil
+}
+
+// pick adds to br up to PromptMax of results that clear the bar, skipping
+// those skip names and those that say the same fact as one picked, each
+// with the note its verdict calls for, and returns their keys.
+func pick(br *brief, results []recall.Result, terms int, skip func(index.Key) bool, flagged map[index.Key]index.Verdict) []index.Key {
+	var picked []index.Key
+	s := &session{}
+	for _, r := range results {
+		if len(picked) == PromptMax {
+			break
+		}
+		if skip(r.Key) || !clears(len(r.Why.Terms), terms) {
+			continue
+		}
+		text := docText(r.Doc)
+		if s.repeats(text) {
+			continue // the same fact as one picked: one is enough
+		}
+		if br.text("\n" + memoryText(r.Doc, note(flagged[r.Key]))) {
+			picked = append(picked, r.Key)
+			s.whole = append(s.whole, text)
+		}
+	}
+	return picked
+}
+
+// note is what an agent is told beside a memory about its last verdict:
+// a suspect one is given with its reasons, to check; a changed one whose
+// names are all in place, with what changed.
+func note(v index.Verdict) string {
+	reasons := strings.Join(v.Reasons, "; ")
+	switch staleness.State(v.State) {
+	case staleness.Suspect:
+		return suspectNote(reasons)
+	case staleness.Intact:
+		return reasons
+	}
+	return ""
 }
 
 // clears reports whether a memory sharing shared of a prompt's n words is

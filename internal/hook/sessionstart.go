@@ -9,13 +9,16 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/project"
 	"github.com/mnemo-dev/mnemo/internal/provenance"
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 	"github.com/mnemo-dev/mnemo/internal/staleness"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
@@ -32,15 +35,16 @@ const (
 // vault's index, the project vault's index (unless the agent loads it
 // itself), memories whose code changed, the inbox, and the bodies of the
 // memories most worth having; after a compaction, first what this session
-// wrote.
+// wrote. A session is given each memory once (see [session]): on resume,
+// only what it was not given yet; after a compaction, what the summary dropped.
 func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
-	br := newBrief(SessionStartBudget)
 	native, all := natives(ctx, w) // first: it may regenerate MEMORY.md
+	br := newBrief(startBudget(w))
 	warning := provenance.Summary(all)
 	db, err := w.openIndex(ctx)
 	if errors.Is(err, errIndexBuilding) {
 		// Until the worker has built the index: the index lines only.
-		addIndexes(br, w)
+		addIndexes(br, w, &session{given: map[index.Key]index.Given{}})
 		if warning != "" {
 			br.text("\n" + warning + ".\n")
 		}
@@ -50,125 +54,226 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 		return "", err
 	}
 	defer db.Close()
-	top, err := db.Top(ctx, topN)
+	s, err := openSession(ctx, db, in)
+	if err != nil {
+		return "", err
+	}
+	top, err := startCandidates(ctx, db, s, in)
 	if err != nil {
 		return "", err
 	}
 	top = reviewed(top, native)
-	injected := map[index.Key]bool{}
+	s.learn(top)
+	var mine []index.Doc
 	if in.Source == "compact" {
 		if start, ok := transcriptStart(in.TranscriptPath); ok {
-			mine, err := db.UpdatedSince(ctx, start, 10)
-			if err != nil {
+			if mine, err = db.UpdatedSince(ctx, start, 10); err != nil {
 				return "", err
 			}
-			addBodies(br, "Written in this session so far:", reviewed(mine, native), injected)
+			s.learn(mine)
+			mine = s.fresh(reviewed(mine, native), len(mine))
 		}
 	}
-	addIndexes(br, w)
-	stale, worth := suspects(ctx, w, db, top)
-	br.section("Possibly stale (the code they describe changed; verify before use):", stale, "possibly stale: run `mnemo verify`")
-	if n := countDrafts(w.state); n > 0 {
+	stale, worth, notes := suspects(ctx, w, db, top, s)
+	addBodies(br, "Written in this session so far:", mine, s, notes)
+	room := br.hold(br.left / 2) // the lines may not crowd out the bodies
+	addIndexes(br, w, s)
+	s.gaveLines(stale.keys, br.section("Possibly stale (the code they describe changed; verify before use):", stale.lines, "possibly stale: run `mnemo verify`"))
+	if n := countDrafts(w.state); n > 0 && len(s.given) == 0 {
 		br.text(fmt.Sprintf("\n%d draft memories wait for review: run `mnemo inbox`.\n", n))
 	}
-	if warning != "" {
+	if warning != "" && len(s.given) == 0 {
 		br.text("\n" + warning + ".\n")
 	}
-	addBodies(br, "Memories worth having:", worth, injected)
-	if len(injected) > 0 && in.SessionID != "" {
-		keys := make([]index.Key, 0, len(injected))
-		for k := range injected {
-			keys = append(keys, k)
-		}
-		if err := db.RecordInjection(ctx, in.SessionID, w.now, keys...); err != nil {
+	br.release(room)
+	addWorth(br, worth, s, notes)
+	out := br.String()
+	if in.SessionID != "" {
+		d := index.Delivery{Session: in.SessionID, Event: index.EventSessionStart, Chars: utf8.RuneCountInString(out), Injected: s.bodies, Listed: s.lines}
+		if err := db.Record(ctx, w.now, d); err != nil {
 			w.log.Warn("record injection", "err", err)
 		}
 	}
-	return br.String(), nil
+	return out, nil
+}
+
+// addWorth adds the bodies of the memories most worth having, and the
+// lines of those whose bodies did not fit.
+func addWorth(br *brief, worth []index.Doc, s *session, notes map[index.Key]string) {
+	left := addBodies(br, "Memories worth having:", worth, s, notes)
+	if len(left) == 0 {
+		return
+	}
+	lines, keys := make([]string, len(left)), make([]index.Key, len(left))
+	for i, d := range left {
+		lines[i], keys[i] = fmt.Sprintf("- %s — %s", d.Name, d.Description), d.Key
+	}
+	s.gaveLines(keys, br.section("Also worth having (recall them by name):", lines, "memories worth having"))
+}
+
+// startCandidates returns the memories most worth having at the start of
+// a session. A session resumed has had its start: it is offered only the
+// memories written or updated since it was first given any, whose lines
+// alone it is then shown.
+func startCandidates(ctx context.Context, db *index.DB, s *session, in Input) ([]index.Doc, error) {
+	if in.Source != "resume" || len(s.given) == 0 {
+		return db.Top(ctx, topN)
+	}
+	since := time.Time{}
+	for _, g := range s.given {
+		if since.IsZero() || g.At.Before(since) {
+			since = g.At
+		}
+	}
+	// A memory updated within the second of the first injection (times
+	// are kept to the second) was there when the session started.
+	docs, err := db.UpdatedSince(ctx, since.Add(time.Second), topN)
+	s.only = make(map[index.Key]bool, len(docs))
+	for _, d := range docs {
+		s.only[d.Key] = true
+	}
+	return docs, err
+}
+
+// ContextTokensVar names the environment variable that sets the budget of
+// the context a session starts with, in tokens ([memory.ContextTokens] by
+// default).
+const ContextTokensVar = "MNEMO_CONTEXT_TOKENS"
+
+// startBudget is what session-start may add, in characters: the session's
+// budget less the MEMORY.md the agent loads itself, within Claude Code's
+// cap on hook output ([SessionStartBudget]).
+func startBudget(w *world) int {
+	tokens := memory.ContextTokens
+	if n, err := strconv.Atoi(w.env.Getenv(ContextTokensVar)); err == nil && n > 0 {
+		tokens = n
+	} else if err == nil || w.env.Getenv(ContextTokensVar) != "" {
+		w.log.Warn("not a number of tokens: using the default", "var", ContextTokensVar, "default", tokens)
+	}
+	if dir := w.p.VaultDir(); LoadedNatively(w.p, w.env, dir) {
+		if data, err := safefile.Read(filepath.Join(dir, vault.IndexFile), vault.MaxIndexFile); err == nil {
+			tokens -= memory.EstimateTokens(string(data))
+		}
+	}
+	return min(SessionStartBudget, 4*max(tokens, 0))
+}
+
+// staleLines are the lines of memories that may be stale, with their keys.
+type staleLines struct {
+	lines []string
+	keys  []index.Key
+}
+
+func (l *staleLines) add(k index.Key, reasons []string) {
+	l.lines = append(l.lines, fmt.Sprintf("- %s: %s", k.Name, strings.Join(reasons, "; ")))
+	l.keys = append(l.keys, k)
 }
 
 // suspects returns the memories that may be stale, as lines with their
-// reasons, and the first maxBodies of top that are not. Suspect are what
-// the last mnemo verify found, and those of top whose anchors changed,
-// checked now (hashes only: no git here) until maxBodies pass.
-func suspects(ctx context.Context, w *world, db *index.DB, top []index.Doc) (stale []string, worth []index.Doc) {
+// reasons, and the first maxBodies of top that are not and that the
+// session does not have, with a note for each whose anchored files
+// changed with every name in place. Suspect are what the last mnemo verify
+// found, and those of top whose anchors changed, checked now (hashes and
+// names only: no git here) until maxBodies pass.
+func suspects(ctx context.Context, w *world, db *index.DB, top []index.Doc, s *session) (stale staleLines, worth []index.Doc, notes map[index.Key]string) {
+	notes = map[index.Key]string{}
 	suspect := map[index.Key]bool{}
-	verdicts, _ := db.Suspects(ctx)
-	for _, k := range sortedKeys(verdicts) {
-		if v := verdicts[k]; v.State == string(staleness.Suspect) {
-			stale = append(stale, fmt.Sprintf("- %s: %s", k.Name, strings.Join(v.Reasons, "; ")))
+	flagged, _ := db.Flagged(ctx)
+	for _, k := range sortedKeys(flagged) {
+		switch v := flagged[k]; staleness.State(v.State) {
+		case staleness.Suspect:
 			suspect[k] = true
+			if !s.has(k) {
+				stale.add(k, v.Reasons)
+			}
+		case staleness.Intact:
+			notes[k] = strings.Join(v.Reasons, "; ")
 		}
 	}
+	var ok []index.Doc
 	for _, d := range top {
-		if len(worth) == maxBodies {
-			break
-		}
 		if suspect[d.Key] {
 			continue
 		}
-		if reasons := docChanged(w.p.Root, d); len(reasons) > 0 {
-			stale = append(stale, fmt.Sprintf("- %s: %s", d.Name, strings.Join(reasons, "; ")))
+		if reasons, intact := docChanged(w.p.Root, d); len(reasons) > 0 && !intact {
+			if !s.has(d.Key) {
+				stale.add(d.Key, reasons)
+			}
 			continue
+		} else if len(reasons) > 0 {
+			notes[d.Key] = strings.Join(reasons, ", "+staleness.NamesIntact+"; ") + ", " + staleness.NamesIntact
 		}
-		worth = append(worth, d)
+		ok = append(ok, d)
 	}
-	return stale, worth
+	return stale, s.fresh(ok, maxBodies), notes
 }
 
-// addBodies adds whole memories, as many as fit, under a title.
-func addBodies(br *brief, title string, docs []index.Doc, injected map[index.Key]bool) {
+// addBodies adds whole memories, as many as fit, under a title, and
+// returns those that did not fit.
+func addBodies(br *brief, title string, docs []index.Doc, s *session, notes map[index.Key]string) (left []index.Doc) {
 	titled := false
 	for _, d := range docs {
-		if injected[d.Key] {
-			continue
-		}
-		text := memoryText(d)
+		text := memoryText(d, notes[d.Key])
 		if !titled {
 			if !br.fits("\n" + title + "\n" + text) {
+				left = append(left, d)
 				continue
 			}
 			br.text("\n" + title + "\n")
 			titled = true
 		}
 		if br.text(text) {
-			injected[d.Key] = true
+			s.gaveBody(d.Key)
+		} else {
+			left = append(left, d)
 		}
 	}
+	return left
 }
 
 // memoryText is how one memory reads in injected context: its name, type
-// and date, the description, then the body.
-func memoryText(d index.Doc) string {
+// and date, what changed in the code it describes (note, if any), the
+// description, then the body.
+func memoryText(d index.Doc, note string) string {
 	date := ""
 	if !d.Updated.IsZero() {
 		date = ", " + d.Updated.Format(time.DateOnly)
 	}
-	return fmt.Sprintf("### %s (%s%s)\n%s\n%s\n", d.Name, d.Type, date, d.Description, strings.TrimSpace(d.Body))
+	if note != "" {
+		note = "(" + note + ")\n"
+	}
+	return fmt.Sprintf("### %s (%s%s)\n%s%s\n%s\n", d.Name, d.Type, date, note, d.Description, strings.TrimSpace(d.Body))
 }
 
+// suspectNote is the note beside a suspect memory given anyway.
+func suspectNote(reason string) string { return reason + ": check before use" }
+
 func indexLines(dir string) []string {
-	data, err := os.ReadFile(filepath.Join(dir, vault.IndexFile))
+	data, err := safefile.Read(filepath.Join(dir, vault.IndexFile), vault.MaxIndexFile)
 	if err != nil {
 		return nil
 	}
 	return vault.IndexLines(data)
 }
 
-// docChanged checks the anchors of a memory with anchored files.
-func docChanged(root string, d index.Doc) []string {
+// docChanged checks the anchors of a memory with anchored files, and
+// whether every name its body gives is still in place.
+func docChanged(root string, d index.Doc) (reasons []string, intact bool) {
 	if len(d.Files) == 0 || d.Source != "project" {
-		return nil
+		return nil, false
 	}
-	data, err := os.ReadFile(d.Path)
+	data, err := safefile.Read(d.Path, memory.MaxFileSize)
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	m, err := memory.Parse(d.Path, data)
 	if err != nil {
-		return nil
+		return nil, false
 	}
-	return staleness.Changed(root, m)
+	if reasons = staleness.Changed(root, m); len(reasons) == 0 {
+		return nil, false
+	}
+	return reasons, staleness.NamesInPlace(root, m)
 }
 
 func countDrafts(state string) int {
@@ -183,17 +288,21 @@ func displayDir(root, dir string) string {
 	return dir
 }
 
-// loadedNatively reports whether Claude Code loads the vault's MEMORY.md
+// settingsLimit bounds a Claude Code settings file read: a repository ships
+// .claude/, so one may be a link to /dev/zero.
+const settingsLimit = 4 << 20
+
+// LoadedNatively reports whether Claude Code loads the vault's MEMORY.md
 // itself: its autoMemoryDirectory setting points at the vault, or it is
 // unset and the vault is Claude Code's own per-project folder.
-func loadedNatively(p *project.Project, env project.Env, dir string) bool {
+func LoadedNatively(p *project.Project, env project.Env, dir string) bool {
 	setting := ""
 	for _, f := range []string{
 		filepath.Join(p.Root, ".claude", "settings.local.json"),
 		filepath.Join(p.Root, ".claude", "settings.json"),
 		filepath.Join(env.ClaudeHome(), "settings.json"),
 	} {
-		data, err := os.ReadFile(f)
+		data, err := safefile.Read(f, settingsLimit)
 		if err != nil {
 			continue
 		}
@@ -242,10 +351,13 @@ func sortedKeys(m map[index.Key]index.Verdict) []index.Key {
 }
 
 // addIndexes adds the index lines of the user vault and, unless the agent
-// loads it itself, of the project vault.
-func addIndexes(br *brief, w *world) {
-	br.section("User memories (~/.mnemo/user, all projects):", indexLines(w.env.UserVaultDir()), "user memories: recall them by topic")
-	if dir := w.p.VaultDir(); !loadedNatively(w.p, w.env, dir) {
-		br.section("Project memories ("+displayDir(w.p.Root, dir)+"):", indexLines(dir), "project memories: recall them by topic")
+// loads it itself, of the project vault: those of memories the session
+// has not been given and is not about to get whole.
+func addIndexes(br *brief, w *world, s *session) {
+	lines, keys := s.newLines("user", indexLines(w.env.UserVaultDir()))
+	s.gaveLines(keys, br.section("User memories (~/.mnemo/user, all projects):", lines, "user memories: recall them by topic"))
+	if dir := w.p.VaultDir(); !LoadedNatively(w.p, w.env, dir) {
+		lines, keys := s.newLines("project", indexLines(dir))
+		s.gaveLines(keys, br.section("Project memories ("+displayDir(w.p.Root, dir)+"):", lines, "project memories: recall them by topic"))
 	}
 }

@@ -28,12 +28,12 @@ const (
 
 // Pruned counts the rows [DB.PruneHistory] deleted.
 type Pruned struct {
-	Injections, Recalls, Verdicts int
+	Injections, Recalls, Verdicts, Deliveries int
 }
 
 // PruneHistory deletes, in one transaction, the history past its bounds
 // at now: the injections of sessions whose last one is older than
-// [SessionLife], and the recall statistics and verdicts of memories not
+// [SessionLife], the sizes of deliveries older than that, and the recall statistics and verdicts of memories not
 // in the index that last changed before [OrphanLife]. It runs where no
 // hook waits (the worker, mnemo gc --apply), after a [DB.Sync]: a memory
 // counts as gone only from a vault that holds some memory in the index,
@@ -52,6 +52,7 @@ func (db *DB) PruneHistory(ctx context.Context, now time.Time) (Pruned, error) {
 	}{
 		{&p.Injections, `DELETE FROM history.injections WHERE session IN
 			(SELECT session FROM history.injections GROUP BY session HAVING max(at) < ?)`, now.Add(-SessionLife)},
+		{&p.Deliveries, `DELETE FROM history.deliveries WHERE at < ?`, now.Add(-SessionLife)},
 		{&p.Recalls, `DELETE FROM history.recall_stats AS h WHERE last < ?` + orphan, now.Add(-OrphanLife)},
 		{&p.Verdicts, `DELETE FROM history.verify_state AS h WHERE checked < ?` + orphan, now.Add(-OrphanLife)},
 	} {

@@ -163,6 +163,15 @@ func (db *DB) Suspects(ctx context.Context) (map[Key]Verdict, error) {
 		INDEXED BY verify_state_suspect WHERE state = 'suspect'`)
 }
 
+// Flagged returns the stored verdicts of the memories that are suspect or
+// whose anchored files changed with every name in place ("changed"):
+// what a hook tells the agent beside a memory. Like [DB.Suspects], it
+// reads through an index of its own.
+func (db *DB) Flagged(ctx context.Context) (map[Key]Verdict, error) {
+	return db.verdicts(ctx, `SELECT source, name, state, reasons, since, checked FROM history.verify_state
+		INDEXED BY verify_state_flagged WHERE state IN ('suspect', 'changed')`)
+}
+
 func (db *DB) verdicts(ctx context.Context, query string) (map[Key]Verdict, error) {
 	rows, err := db.sql.QueryContext(ctx, query)
 	if err != nil {

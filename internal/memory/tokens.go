@@ -9,3 +9,15 @@ import "unicode/utf8"
 func EstimateTokens(s string) int {
 	return (utf8.RuneCountInString(s) + 3) / 4
 }
+
+// The budget of the context every session starts with, in tokens: the
+// index lines the agent loads itself (MEMORY.md) plus what the
+// session-start hook adds. ContextTokens is the default of the whole,
+// which a person can set; IndexTokens is what a MEMORY.md may hold of it.
+// IndexTokens is fixed, not set, so that MEMORY.md depends only on the
+// files (the same on every machine, never churning in git); the hook gives
+// what the budget leaves.
+const (
+	ContextTokens = 2000
+	IndexTokens   = 1200
+)

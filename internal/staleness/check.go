@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -41,4 +43,52 @@ func since(t time.Time) string {
 		return ""
 	}
 	return " since " + t.Format(time.DateOnly)
+}
+
+// NamesInPlace reports whether every path and identifier m's body names is in
+// place, as far as a hook can tell without git: each path names something
+// inside root, and each identifier appears in one of the anchored files.
+// A body that names nothing is not intact: nothing says the change spared it.
+func NamesInPlace(root string, m *memory.Memory) bool {
+	refs := FindRefs(m.Body)
+	if len(refs.Paths)+len(refs.Identifiers) == 0 {
+		return false
+	}
+	for _, p := range refs.Paths {
+		if _, err := statIn(root, p); err != nil {
+			return false
+		}
+	}
+	var code []string
+	for _, f := range m.Anchors.Files {
+		if data, err := readIn(root, f.Path); err == nil {
+			code = append(code, string(data))
+		}
+	}
+	for _, id := range refs.Identifiers {
+		if !slices.ContainsFunc(code, func(c string) bool { return containsWord(c, id) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// containsWord reports whether s holds w as a whole word, as git grep -w
+// finds it.
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(w)
+		if (start == 0 || !isWordByte(s[start-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
 }

@@ -124,3 +124,17 @@ func pathless(err error) error {
 	}
 	return err
 }
+
+// maxCodeRead is how much of an anchored file [NamesInPlace] reads to look for
+// identifiers; a larger file is searched no further.
+const maxCodeRead = 1 << 20
+
+// readIn reads up to maxCodeRead bytes of the file rel names inside root.
+func readIn(root, rel string) ([]byte, error) {
+	f, _, err := openIn(root, rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxCodeRead))
+}

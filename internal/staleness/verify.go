@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +20,7 @@ type State string
 
 const (
 	Fresh        State = "fresh"        // everything it names still matches
+	Intact       State = "changed"      // an anchored file changed, but every path and identifier the body names is in place
 	Suspect      State = "suspect"      // something it names changed or is gone
 	Unverifiable State = "unverifiable" // it names nothing that can be checked
 )
@@ -46,6 +48,10 @@ type Verifier struct {
 	InGit bool
 	Head  string // git HEAD; "" outside git or before the first commit
 	Cache Cache  // nil: no cache
+	// Vault is the vault folder, slash-separated and relative to Root: its
+	// files are left out of the identifier search, since a memory file
+	// names every identifier its body gives.
+	Vault string
 	// GrepBudget bounds the time spent looking identifiers up with git
 	// grep over all the memories one Verifier checks.
 	GrepBudget time.Duration
@@ -58,6 +64,7 @@ type Verifier struct {
 // identifiers its body names.
 func (v *Verifier) Verify(ctx context.Context, m *memory.Memory) Result {
 	var r Result
+	var changed []string // anchored files whose content changed, with the reasons
 	checked := false
 	if c := m.Anchors.Commit; c != "" && !memory.ValidCommit(c) {
 		r.Reasons = append(r.Reasons, fmt.Sprintf("anchors.commit %q is not a commit: not used", c))
@@ -67,37 +74,18 @@ func (v *Verifier) Verify(ctx context.Context, m *memory.Memory) Result {
 			continue
 		}
 		checked = true
-		v.checkAnchor(ctx, m, f, &r)
-	}
-	refs := FindRefs(m.Body)
-	anchored := map[string]bool{}
-	for _, f := range m.Anchors.Files {
-		anchored[f.Path] = true
-	}
-	for _, p := range refs.Paths {
-		if anchored[p] {
-			continue
-		}
-		if _, err := statIn(v.Root, p); err == nil {
-			checked = true
-		} else if errors.Is(err, fs.ErrNotExist) && v.mentionedBefore(ctx, m, p) {
-			checked = true
-			v.missing(ctx, m, p, &r)
-		} // else outside the repository, or unreadable: the body's words prove nothing
-	}
-	if v.InGit && v.Head != "" {
-		for _, id := range refs.Identifiers {
-			found, ok := v.grep(ctx, id)
-			if !ok {
-				continue
-			}
-			checked = true
-			if !found {
-				r.Reasons = append(r.Reasons, fmt.Sprintf("`%s` no longer appears in the code", id))
-			}
+		if reason := v.checkAnchor(ctx, m, f, &r); reason != "" {
+			changed = append(changed, reason)
+			r.Reasons = append(r.Reasons, reason)
 		}
 	}
+	named := v.checkRefs(ctx, m, &r, &checked)
 	switch {
+	case len(changed) > 0 && len(r.Reasons) == len(changed) && named:
+		r.State = Intact
+		for i, c := range changed {
+			r.Reasons[i] = c + ", " + NamesIntact
+		}
 	case len(r.Reasons) > 0:
 		r.State = Suspect
 	case checked:
@@ -106,6 +94,52 @@ func (v *Verifier) Verify(ctx context.Context, m *memory.Memory) Result {
 		r.State = Unverifiable
 	}
 	return r
+}
+
+// NamesIntact ends the reason of an anchored file that changed while
+// everything the memory's body names stayed in place.
+const NamesIntact = "names intact"
+
+// checkRefs checks the paths and identifiers the body names, and reports
+// whether it names any and every one was found in place.
+func (v *Verifier) checkRefs(ctx context.Context, m *memory.Memory, r *Result, checked *bool) (named bool) {
+	refs := FindRefs(m.Body)
+	anchored := map[string]bool{}
+	for _, f := range m.Anchors.Files {
+		anchored[f.Path] = true
+	}
+	found := 0
+	for _, p := range refs.Paths {
+		if anchored[p] {
+			if _, err := statIn(v.Root, p); err == nil {
+				found++
+			}
+			continue
+		}
+		if _, err := statIn(v.Root, p); err == nil {
+			*checked = true
+			found++
+		} else if errors.Is(err, fs.ErrNotExist) && v.mentionedBefore(ctx, m, p) {
+			*checked = true
+			v.missing(ctx, m, p, r)
+		} // else outside the repository, or unreadable: the body's words prove nothing
+	}
+	if v.InGit && v.Head != "" {
+		for _, id := range refs.Identifiers {
+			ok, known := v.grep(ctx, id)
+			if !known {
+				continue
+			}
+			*checked = true
+			if ok {
+				found++
+			} else {
+				r.Reasons = append(r.Reasons, fmt.Sprintf("`%s` no longer appears in the code", id))
+			}
+		}
+	}
+	n := len(refs.Paths) + len(refs.Identifiers)
+	return n > 0 && found == n
 }
 
 // mentionedBefore reports whether a path the body names existed when the
@@ -118,16 +152,18 @@ func (v *Verifier) mentionedBefore(ctx context.Context, m *memory.Memory, p stri
 	return v.git(ctx, "cat-file", "-e", "--end-of-options", m.Anchors.Commit+":"+p) == nil
 }
 
-// checkAnchor compares an anchored file with its recorded hash.
-func (v *Verifier) checkAnchor(ctx context.Context, m *memory.Memory, f memory.FileAnchor, r *Result) {
+// checkAnchor compares an anchored file with its recorded hash, and
+// returns the reason when its content changed; a file gone or unreadable
+// goes to r.
+func (v *Verifier) checkAnchor(ctx context.Context, m *memory.Memory, f memory.FileAnchor, r *Result) (changed string) {
 	file, fi, err := openIn(v.Root, f.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		v.missing(ctx, m, f.Path, r)
-		return
+		return ""
 	}
 	if err != nil {
 		r.Reasons = append(r.Reasons, unreadable(f.Path, err))
-		return
+		return ""
 	}
 	defer file.Close()
 	sum, ok := "", false
@@ -137,15 +173,16 @@ func (v *Verifier) checkAnchor(ctx context.Context, m *memory.Memory, f memory.F
 	if !ok {
 		if sum, err = hash(file); err != nil {
 			r.Reasons = append(r.Reasons, unreadable(f.Path, err))
-			return
+			return ""
 		}
 		if v.Cache != nil {
 			v.Cache.PutHash(f.Path, fi.Size(), fi.ModTime().UnixNano(), sum)
 		}
 	}
 	if sum != f.SHA256 {
-		r.Reasons = append(r.Reasons, fmt.Sprintf("%s changed%s%s", f.Path, since(written(m)), v.commitsSince(ctx, m.Anchors.Commit, f.Path)))
+		return fmt.Sprintf("%s changed%s%s", f.Path, since(written(m)), v.commitsSince(ctx, m.Anchors.Commit, f.Path))
 	}
+	return ""
 }
 
 // missing explains a path that is gone: renamed (and to what) or deleted.
@@ -235,7 +272,11 @@ func (v *Verifier) grep(ctx context.Context, id string) (found, ok bool) {
 	start := time.Now()
 	gctx, cancel := context.WithTimeout(ctx, budget-v.grepUsed)
 	defer cancel()
-	err := v.git(gctx, "grep", "-q", "-w", "-F", "-e", id, "--")
+	args := []string{"grep", "-q", "-w", "-F", "-e", id, "--"}
+	if v.Vault != "" && memory.ValidPath(v.Vault) {
+		args = append(args, ".", ":(exclude,top)"+v.Vault)
+	}
+	err := v.git(gctx, args...)
 	v.grepUsed += time.Since(start)
 	var ee *exec.ExitError
 	switch {
@@ -264,4 +305,13 @@ func (v *Verifier) git(ctx context.Context, args ...string) error {
 // output is [Verifier.git] returning what git printed.
 func (v *Verifier) output(ctx context.Context, args ...string) ([]byte, error) {
 	return exec.CommandContext(ctx, "git", append([]string{"-C", v.Root}, args...)...).Output()
+}
+
+// VaultPath returns a vault folder as [Verifier.Vault] takes it: relative
+// to root and slash-separated, or "" when it is outside root.
+func VaultPath(root, dir string) string {
+	if r, err := filepath.Rel(root, dir); err == nil && filepath.IsLocal(r) {
+		return filepath.ToSlash(r)
+	}
+	return ""
 }

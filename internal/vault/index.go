@@ -22,6 +22,11 @@ const (
 // a bound against a MEMORY.md that is a link to /dev/zero.
 const MaxIndexFile = memory.MaxFileSize
 
+// maxBytes is what mnemo lets MEMORY.md hold: its share of the budget of
+// the context a session starts with ([memory.IndexTokens]; a byte is at
+// most a token's quarter), within Claude Code's limit.
+const maxBytes = min(MaxIndexBytes, 4*memory.IndexTokens)
+
 const (
 	beginMarker = "<!-- mnemo:begin — generated: edit the memory files, then run `mnemo reindex` -->"
 	endMarker   = "<!-- mnemo:end -->"
@@ -39,14 +44,15 @@ var (
 // RenderIndex returns MEMORY.md for the given memories, keeping the text of
 // old outside the mnemo:begin/end markers as it is. Inside the markers it
 // writes one line per active, reviewed memory ([memory.Memory.Reviewed]),
-// grouped by type and sorted by name; a line there that mnemo did not
+// grouped by type and sorted by name, within its share of the session's
+// budget ([memory.IndexTokens]); a line there that mnemo did not
 // generate is moved out, below the block, never dropped. Claude Code loads
 // all of MEMORY.md as instructions, so a line anywhere in it that links a
 // memory no one reviewed (Claude Code adds one for each file it writes) is
-// left out: the file stays, and the review lists it. When the file would pass Claude Code's load limit
-// ([MaxIndexLines], [MaxIndexBytes]) it keeps user and feedback memories
-// first, then the most recently updated, and ends with a line counting the
-// rest. The result depends only on the files, never on one machine's state.
+// left out: the file stays, and the review lists it. When the file would
+// pass that share or Claude Code's load limit ([MaxIndexLines]) it keeps
+// user and feedback memories first, then the most confident, then the most
+// recently updated, and ends with a line counting the rest. The result depends only on the files, never on one machine's state.
 func RenderIndex(old []byte, entries []Entry) []byte {
 	before, block, after, found := splitIndex(string(old))
 	if !found {
@@ -68,7 +74,7 @@ func RenderIndex(old []byte, entries []Entry) []byte {
 	after = dropLinks(strings.Join(orphans, "")+after, unreviewed)
 	budget := budget{
 		lines: MaxIndexLines - countLines(before) - countLines(after) - 2,
-		bytes: MaxIndexBytes - len(before) - len(after) - len(beginMarker) - len(endMarker) - 2,
+		bytes: maxBytes - len(before) - len(after) - len(beginMarker) - len(endMarker) - 2,
 	}
 	var b strings.Builder
 	b.WriteString(before)
@@ -238,10 +244,12 @@ func entryLine(e Entry) string {
 }
 
 // byPriority orders entries by how much they matter when the index is
-// full: user, then feedback, then the rest; newer first; then by name.
+// full: user, then feedback, then the rest; more confident first; newer
+// first; then by name.
 func byPriority(a, b Entry) int {
 	return cmp.Or(
 		cmp.Compare(priorityRank(a.Memory.Type), priorityRank(b.Memory.Type)),
+		cmp.Compare(b.Memory.Confidence, a.Memory.Confidence),
 		b.Memory.Updated.Compare(a.Memory.Updated),
 		b.Memory.Created.Compare(a.Memory.Created),
 		cmp.Compare(a.Name, b.Name),
@@ -289,4 +297,14 @@ func IndexLines(data []byte) []string {
 		}
 	}
 	return out
+}
+
+// LineName returns the name of the memory an index line links, or false
+// for a line that links none (the overflow line).
+func LineName(line string) (string, bool) {
+	m := linkRE.FindStringSubmatch(line)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
 }

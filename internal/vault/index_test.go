@@ -186,3 +186,28 @@ func FuzzRenderIndex(f *testing.F) {
 		}
 	})
 }
+
+// TestRenderIndexShare checks that MEMORY.md stays within its share of the
+// session's budget, whatever the vault's size, and keeps the more
+// confident memories of a type when it is full.
+func TestRenderIndexShare(t *testing.T) {
+	day := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	for _, n := range []int{10, 137, 1000} {
+		var entries []Entry
+		for i := range n {
+			e := entry(fmt.Sprintf("fact-%04d", i), memory.TypeProject, fmt.Sprintf("Service %d listens on port %d behind the shared gateway", i, 8000+i), day)
+			e.Memory.Confidence = 0.5
+			if i == n-1 {
+				e.Memory.Confidence = 1 // the last by name, the first by confidence
+			}
+			entries = append(entries, e)
+		}
+		got := string(RenderIndex(nil, entries))
+		if tok := memory.EstimateTokens(got); tok > memory.IndexTokens {
+			t.Errorf("%d memories: MEMORY.md costs %d tokens, want at most %d", n, tok, memory.IndexTokens)
+		}
+		if last := fmt.Sprintf("[fact-%04d]", n-1); !strings.Contains(got, last) {
+			t.Errorf("%d memories: the most confident memory %s is not listed", n, last)
+		}
+	}
+}
