@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -41,9 +42,16 @@ autoMemoryDirectory at the vault in .claude/settings.local.json, so the
 memories Claude writes natively and mnemo's share one folder. For codex,
 gemini and cursor it registers the MCP server and hooks in their files.
 
-Every other key and hook is left as it was, each changed file keeps a .bak
-of its previous text, and running init again changes nothing.
-'mnemo uninstall' removes exactly what init added.`,
+Files that are committed (.claude/settings.json, .mcp.json, the project
+files of the other agents) run mnemo from PATH, so they hold nothing of one
+machine; local and user scope name this binary. .claude/settings.local.json
+holds machine paths, so init makes git ignore it through .git/info/exclude
+unless the repository already does.
+
+Every other key and hook is left as it was, the previous text of each
+changed file is kept in the state folder's backups/, never in the working
+tree, and running init again changes nothing. 'mnemo uninstall' removes
+exactly what init added.`,
 		Example: `  mnemo init
   mnemo init --private
   mnemo init --scope local
@@ -58,7 +66,7 @@ of its previous text, and running init again changes nothing.
 			default:
 				return usageErrorf("--scope %q is not one of project, local, user", opts.scope)
 			}
-			return runInit(f, opts)
+			return runInit(cmd.Context(), f, opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -77,7 +85,7 @@ type initResult struct {
 	Changes   []agent.Change `json:"changes"`
 }
 
-func runInit(f *Factory, opts initOptions) error {
+func runInit(ctx context.Context, f *Factory, opts initOptions) error {
 	p, err := f.Project()
 	if err != nil {
 		return err
@@ -121,11 +129,31 @@ func runInit(f *Factory, opts initOptions) error {
 		if err != nil {
 			return err
 		}
+		if err := ignoreLocalSettings(ctx, f, opts, o); err != nil {
+			return err
+		}
 	}
 	if opts.json {
 		return printJSON(f.IO.Out, res)
 	}
 	return nil
+}
+
+// ignoreLocalSettings keeps Claude Code's settings.local.json, which holds
+// this machine's paths, out of git.
+func ignoreLocalSettings(ctx context.Context, f *Factory, opts initOptions, o agent.Options) error {
+	if opts.agent != "claude-code" || opts.scope == "user" {
+		return nil
+	}
+	p, err := f.Project()
+	if err != nil {
+		return err
+	}
+	added, err := p.Ignore(ctx, o.LocalSettings())
+	if added && !opts.json {
+		fmt.Fprintf(f.IO.Out, "ignored %s (in .git/info/exclude)\n", displayPath(f, o.LocalSettings()))
+	}
+	return err
 }
 
 // agentOptions describes this installation to package agent.
@@ -144,6 +172,7 @@ func agentOptions(f *Factory, scope, vaultDir string, shared bool) (agent.Option
 	return agent.Options{
 		Binary: exe, Root: p.Root, VaultDir: vaultDir, Shared: shared, Scope: scope,
 		Home: f.Env.Home, ClaudeHome: f.Env.ClaudeHome(),
+		BackupDir: filepath.Join(p.StateDir(), "backups"), Now: f.Now,
 	}, nil
 }
 
@@ -154,7 +183,7 @@ func printChanges(f *Factory, w io.Writer, changes []agent.Change) {
 		}
 		line := fmt.Sprintf("%s %s", c.Action, displayPath(f, c.Path))
 		if c.Backup != "" {
-			line += " (previous text in " + filepath.Base(c.Backup) + ")"
+			line += " (previous text in " + displayPath(f, c.Backup) + ")"
 		}
 		fmt.Fprintln(w, line)
 	}
