@@ -12,6 +12,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/agent"
 	"github.com/mnemo-dev/mnemo/internal/project"
+	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
 // wiringChecks report how Claude Code reaches mnemo: the binary on PATH and
@@ -51,8 +52,25 @@ func wiringChecks(ctx context.Context, f *Factory, p *project.Project, o agent.O
 	}
 	if o.Shared {
 		out = append(out, autoMemoryCheck(f, o, reg))
+		if p.InGit() {
+			out = append(out, mergeCheck(ctx, p, o))
+		}
 	}
 	return out
+}
+
+// mergeCheck says whether a conflict in MEMORY.md is merged by mnemo's
+// driver: the committed attribute, and the driver in this clone's config.
+func mergeCheck(ctx context.Context, p *project.Project, o agent.Options) check {
+	index := filepath.Join(o.VaultDir, vault.IndexFile)
+	switch {
+	case !p.HasMergeAttribute(index):
+		return check{Name: "merge", Status: "warn", Detail: ".gitattributes does not hand MEMORY.md to mnemo's merge driver", Fix: "mnemo init, then commit .gitattributes"}
+	case !p.DriverSet(ctx):
+		return check{Name: "merge", Status: "warn", Detail: "this clone lacks the merge driver mnemo that .gitattributes names: git would leave a conflict in MEMORY.md to you",
+			Fix: "mnemo init (it sets the driver in .git/config)"}
+	}
+	return check{Name: "merge", Status: "ok", Detail: "MEMORY.md merges through mnemo's driver"}
 }
 
 func binaryCheck(onPath string, reg agent.Registration) check {

@@ -46,7 +46,9 @@ Files that are committed (.claude/settings.json, .mcp.json, the project
 files of the other agents) run mnemo from PATH, so they hold nothing of one
 machine; local and user scope name this binary. .claude/settings.local.json
 holds machine paths, so init makes git ignore it through .git/info/exclude
-unless the repository already does.
+unless the repository already does. MEMORY.md is generated, so init
+registers a merge driver for it: the attribute in .gitattributes
+(committed) and the driver in .git/config (each clone's own).
 
 Every other key and hook is left as it was, the previous text of each
 changed file is kept in the state folder's backups/, never in the working
@@ -116,6 +118,17 @@ func runInit(ctx context.Context, f *Factory, opts initOptions) error {
 	}
 	if err := os.MkdirAll(p.StateDir(), 0o755); err != nil {
 		return err
+	}
+	if !opts.private {
+		did, err := p.RegisterMergeDriver(ctx, filepath.Join(dir, vault.IndexFile))
+		if !opts.json {
+			for _, d := range did {
+				fmt.Fprintln(f.IO.Out, d)
+			}
+		}
+		if err != nil {
+			return err
+		}
 	}
 	if !opts.noAgent {
 		o, err := agentOptions(f, opts.scope, dir, !opts.private)

@@ -98,6 +98,7 @@ MEMORY.md index.`,
 		newDemoCmd(f),
 		newMCPCmd(f),
 		newScanCmd(f),
+		newMergeIndexCmd(f),
 	)
 	return root
 }
