@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/agent"
 	"github.com/mnemo-dev/mnemo/internal/extract"
 	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/queue"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
@@ -135,8 +137,19 @@ func vaultCheck(f *Factory, name string, user bool) check {
 			warns++
 		}
 	}
-	entries, _ := v.List()
+	entries, problems := v.List()
 	c := check{Name: name, Status: "ok", Detail: fmt.Sprintf("%s: %d memories", displayPath(f, v.Dir), len(entries))}
+	var conflicts []string
+	for _, p := range problems {
+		if errors.Is(p, memory.ErrConflict) {
+			conflicts = append(conflicts, strings.TrimPrefix(p.Error(), "vault: "))
+		}
+	}
+	if len(conflicts) > 0 {
+		c.Status, c.Fix = "fail", "resolve the conflict in each file, then mnemo reindex"
+		c.Detail += "; not read, in conflict: " + strings.Join(conflicts, "; ")
+		return c
+	}
 	if errs > 0 {
 		c.Status, c.Fix = "warn", "mnemo lint"
 		if user {

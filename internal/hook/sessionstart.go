@@ -68,6 +68,9 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 	addIndexes(br, w)
 	stale, worth := suspects(ctx, w, db, top)
 	br.section("Possibly stale (the code they describe changed; verify before use):", stale, "possibly stale: run `mnemo verify`")
+	if c := vault.Conflicted(w.p.VaultDir()); len(c) > 0 {
+		br.text(fmt.Sprintf("\nIn a git merge conflict, so not read as memories: %s. Resolve them, then run `mnemo reindex`.\n", strings.Join(c, ", ")))
+	}
 	if n := countDrafts(w.state); n > 0 {
 		br.text(fmt.Sprintf("\n%d draft memories wait for review: run `mnemo inbox`.\n", n))
 	}
