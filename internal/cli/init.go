@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mnemo-dev/mnemo/internal/agent"
+	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -120,7 +121,7 @@ func runInit(ctx context.Context, f *Factory, opts initOptions) error {
 		return err
 	}
 	if !opts.private {
-		did, err := p.RegisterMergeDriver(ctx, filepath.Join(dir, vault.IndexFile))
+		did, err := p.RegisterMergeDriver(ctx, filepath.Join(dir, vault.IndexFile), filepath.Join(dir, consolidate.TeamRejections))
 		if !opts.json {
 			for _, d := range did {
 				fmt.Fprintln(f.IO.Out, d)

@@ -20,22 +20,23 @@ const (
 	DriverCommand = "mnemo merge-index %O %A %B"
 )
 
-// MergeAttribute is the .gitattributes line that hands index to the driver.
-func (p *Project) MergeAttribute(index string) (string, error) {
-	rel, err := filepath.Rel(p.Root, index)
+// attribute is the .gitattributes line that merges path with driver.
+func (p *Project) attribute(path, driver string) (string, error) {
+	rel, err := filepath.Rel(p.Root, path)
 	if err != nil || !filepath.IsLocal(rel) {
-		return "", fmt.Errorf("project: %s is not inside %s", index, p.Root)
+		return "", fmt.Errorf("project: %s is not inside %s", path, p.Root)
 	}
-	return filepath.ToSlash(rel) + " merge=" + MergeDriver, nil
+	return filepath.ToSlash(rel) + " merge=" + driver, nil
 }
 
 // HasMergeAttribute reports whether the committed .gitattributes at the
-// root hands index to the driver.
+// root hands index to mnemo's driver.
 func (p *Project) HasMergeAttribute(index string) bool {
-	line, err := p.MergeAttribute(index)
-	if err != nil {
-		return false
-	}
+	line, err := p.attribute(index, MergeDriver)
+	return err == nil && p.hasAttribute(line)
+}
+
+func (p *Project) hasAttribute(line string) bool {
 	data, _ := os.ReadFile(filepath.Join(p.Root, ".gitattributes"))
 	for l := range strings.Lines(string(data)) {
 		if strings.Join(strings.Fields(l), " ") == line {
@@ -55,9 +56,11 @@ func (p *Project) DriverSet(ctx context.Context) bool {
 }
 
 // RegisterMergeDriver sets the driver in this clone's .git/config (which is
-// not committed) and adds the attribute to .gitattributes (which is), each
-// only when missing. It returns what it changed, for the user.
-func (p *Project) RegisterMergeDriver(ctx context.Context, index string) ([]string, error) {
+// not committed) and adds the attributes to .gitattributes (which is): index
+// merged by the driver, each of union by git's union driver (files of one
+// independent line per record). Each only when missing. It returns what it
+// changed, for the user.
+func (p *Project) RegisterMergeDriver(ctx context.Context, index string, union ...string) ([]string, error) {
 	if !p.InGit() {
 		return nil, nil
 	}
@@ -73,12 +76,22 @@ func (p *Project) RegisterMergeDriver(ctx context.Context, index string) ([]stri
 		}
 		changed = append(changed, "set the merge driver "+MergeDriver+" in .git/config")
 	}
-	if p.HasMergeAttribute(index) {
-		return changed, nil
+	var add []string
+	for i, path := range append([]string{index}, union...) {
+		driver := MergeDriver
+		if i > 0 {
+			driver = "union"
+		}
+		line, err := p.attribute(path, driver)
+		if err != nil {
+			return changed, err
+		}
+		if !p.hasAttribute(line) {
+			add = append(add, line)
+		}
 	}
-	line, err := p.MergeAttribute(index)
-	if err != nil {
-		return changed, err
+	if len(add) == 0 {
+		return changed, nil
 	}
 	attrs := filepath.Join(p.Root, ".gitattributes")
 	old, err := os.ReadFile(attrs)
@@ -88,7 +101,7 @@ func (p *Project) RegisterMergeDriver(ctx context.Context, index string) ([]stri
 	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
 		old = append(old, '\n')
 	}
-	next := append(old, line+"\n"...)
+	next := append(old, strings.Join(add, "\n")+"\n"...)
 	if fi, serr := os.Stat(attrs); serr == nil {
 		err = atomicfile.WriteFileLike(attrs, next, fi) // keep the file's mode and owner
 	} else {
@@ -97,5 +110,8 @@ func (p *Project) RegisterMergeDriver(ctx context.Context, index string) ([]stri
 	if err != nil {
 		return changed, fmt.Errorf("project: %w", err)
 	}
-	return append(changed, "added "+line+" to .gitattributes"), nil
+	for _, line := range add {
+		changed = append(changed, "added "+line+" to .gitattributes")
+	}
+	return changed, nil
 }
