@@ -127,8 +127,8 @@ func runInit(ctx context.Context, f *Factory, opts initOptions) error {
 				fmt.Fprintln(f.IO.Out, d)
 			}
 		}
-		if err != nil {
-			return err
+		if err != nil { // the vault works without it: say so, and go on
+			fmt.Fprintf(f.IO.ErrOut, "warning: no merge driver for MEMORY.md: %v\n", err)
 		}
 	}
 	if !opts.noAgent {
