@@ -99,6 +99,7 @@ MEMORY.md index.`,
 		newMCPCmd(f),
 		newScanCmd(f),
 		newMergeIndexCmd(f),
+		newVaultCmd(f),
 	)
 	return root
 }
