@@ -138,6 +138,9 @@ func localSettingsCheck(ctx context.Context, f *Factory, p *project.Project, o a
 	}
 	ignored, err := p.Ignored(ctx, local)
 	switch {
+	case p.Tracked(ctx, local):
+		return check{Name: "local", Status: "fail", Detail: displayPath(f, local) + " holds this machine's paths and is committed",
+			Fix: "git rm --cached " + displayPath(f, local) + ", then commit; mnemo init keeps it ignored"}, true
 	case err != nil:
 		return check{Name: "local", Status: "warn", Detail: err.Error()}, true
 	case !ignored:

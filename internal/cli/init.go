@@ -167,6 +167,10 @@ func ignoreLocalSettings(ctx context.Context, f *Factory, opts initOptions, o ag
 	if added && !opts.json {
 		fmt.Fprintf(f.IO.Out, "ignored %s (in .git/info/exclude)\n", displayPath(f, o.LocalSettings()))
 	}
+	if p.Tracked(ctx, o.LocalSettings()) {
+		fmt.Fprintf(f.IO.ErrOut, "warning: %s holds this machine's paths and is committed: run 'git rm --cached %[1]s' and commit\n",
+			displayPath(f, o.LocalSettings()))
+	}
 	return err
 }
 

@@ -61,3 +61,12 @@ func (p *Project) Ignore(ctx context.Context, path string) (bool, error) {
 	}
 	return true, f.Close()
 }
+
+// Tracked reports whether git tracks path (a file under the root): an
+// ignore rule does not untrack a file committed before it.
+func (p *Project) Tracked(ctx context.Context, path string) bool {
+	if !p.InGit() {
+		return false
+	}
+	return exec.CommandContext(ctx, "git", "-C", p.Root, "ls-files", "--error-unmatch", "--", path).Run() == nil
+}
