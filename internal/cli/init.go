@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -146,6 +147,7 @@ func runInit(ctx context.Context, f *Factory, opts initOptions) error {
 		if err := ignoreLocalSettings(ctx, f, opts, o); err != nil {
 			return err
 		}
+		warnPath(f, o)
 	}
 	if opts.json {
 		return printJSON(f.IO.Out, res)
@@ -172,6 +174,21 @@ func ignoreLocalSettings(ctx context.Context, f *Factory, opts initOptions, o ag
 			displayPath(f, o.LocalSettings()))
 	}
 	return err
+}
+
+// warnPath says when the committed files' mnemo, the one on PATH, is
+// missing or is not this binary.
+func warnPath(f *Factory, o agent.Options) {
+	if o.Scope == "user" {
+		return
+	}
+	onPath, err := exec.LookPath(agent.PathProgram)
+	switch {
+	case err != nil:
+		fmt.Fprintf(f.IO.ErrOut, "warning: mnemo is not on PATH, and the project's hooks run it from there: put %s on PATH\n", filepath.Dir(o.Binary))
+	case realPath(onPath) != o.Binary:
+		fmt.Fprintf(f.IO.ErrOut, "warning: the project's hooks will run %s (the mnemo on PATH), not %s\n", onPath, o.Binary)
+	}
 }
 
 // agentOptions describes this installation to package agent.
