@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
@@ -336,4 +337,63 @@ func TestCommittedFilesRunFromPath(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestUninstallKeepsFormatting: a settings file with mnemo's entries that
+// no backup explains (written by hand, or edited since) loses those
+// entries and nothing else of its text.
+func TestUninstallKeepsFormatting(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"tabs, one of two handlers",
+			"{\"model\":\t\"opus\",\n\t\"hooks\": {\"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo hi\"}, {\"type\": \"command\", \"command\": \"mnemo hook session-start\"}]}]},\n\t\"env\": {}}\n",
+			"{\"model\":\t\"opus\",\n\t\"hooks\": {\"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo hi\"}]}]},\n\t\"env\": {}}\n"},
+		{"the last key goes",
+			"{ \"a\": 1,\n  \"hooks\": { \"SessionEnd\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"/x/mnemo hook session-end\" } ] } ] } }",
+			"{ \"a\": 1 }"},
+		{"the first key goes",
+			"{\"hooks\":{\"PreCompact\":[{\"hooks\":[{\"command\":\"mnemo hook pre-compact\"}]}]},  \"b\": [1, 2]}",
+			"{\"b\": [1, 2]}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := options(t, "project")
+			settings := filepath.Join(o.Root, ".claude", "settings.json")
+			os.MkdirAll(filepath.Dir(settings), 0o755)
+			os.WriteFile(settings, []byte(tt.in), 0o644)
+			if _, err := Uninstall("claude-code", o); err != nil {
+				t.Fatal(err)
+			}
+			if got := string(read(t, settings)); got != tt.want {
+				t.Errorf("after uninstall settings.json = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzRemoveOnly: removing nothing gives the text back; removing a
+// top-level key gives text that parses to the object without it.
+func FuzzRemoveOnly(f *testing.F) {
+	f.Add([]byte("{\"model\":\t\"opus\",\n\t\"hooks\": {\"A\": [1, {\"b\": null}]}}"))
+	f.Add([]byte(`{"a": "\"}", "b": [ ], "c": {"d": 1e3}}`))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		obj, err := parseJSON(text)
+		if err != nil || len(obj.keys) == 0 {
+			return
+		}
+		if _, err := scanSpans(text); err != nil {
+			return // parseJSON's empty input and the like
+		}
+		if got, ok := removeOnly(text, obj); !ok || !bytes.Equal(got, text) {
+			t.Fatalf("removeOnly(text, all of it) = %q, %v", got, ok)
+		}
+		obj.del(obj.keys[0])
+		got, ok := removeOnly(text, obj)
+		if !ok {
+			return // a key repeated, say: the caller falls back to formatting
+		}
+		back, err := parseJSON(got)
+		if err != nil || !bytes.Equal(formatJSON(back), formatJSON(obj)) {
+			t.Fatalf("removeOnly dropping %q = %q (%v)", obj.keys, got, err)
+		}
+	})
 }

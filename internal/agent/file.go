@@ -169,6 +169,11 @@ func (o Options) editJSONFile(path string, edit func(*object) error) (Change, er
 				return b, nil
 			}
 		}
+		if want, err := parseJSON(out); err == nil {
+			if kept, ok := removeOnly(old, want); ok {
+				return kept, nil // only mnemo's entries removed: the person's formatting stays
+			}
+		}
 		return out, nil
 	})
 }
