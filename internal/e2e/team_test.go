@@ -72,6 +72,9 @@ func TestTeammateCloneLoadsItsOwnVault(t *testing.T) {
 	if _, err := os.Stat(alice.project); err == nil {
 		t.Errorf("bob's session created %s, alice's checkout", alice.project)
 	}
+	if st := bob.run("git", "status", "--porcelain"); st != "" {
+		t.Errorf("sessions that only recalled changed the tree:\n%s", st)
+	}
 	if log := bob.stateLog(); strings.Contains(log, "level=ERROR") {
 		t.Errorf("a hook logged an error:\n%s", log)
 	}
