@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
@@ -30,6 +31,7 @@ func options(t *testing.T, scope string) Options {
 	return Options{
 		Binary: "/opt/my tools/mnemo", Root: root, VaultDir: filepath.Join(root, ".memory"), Shared: true,
 		Scope: scope, Home: home, ClaudeHome: filepath.Join(home, ".claude"),
+		BackupDir: filepath.Join(home, ".mnemo", "state", "backups"),
 	}
 }
 
@@ -72,8 +74,14 @@ func TestClaudeCodeRoundTrip(t *testing.T) {
 	if want := `"autoMemoryDirectory": "` + o.VaultDir + `"`; !strings.Contains(local, want) {
 		t.Errorf("settings.local.json = %s, want %s", local, want)
 	}
-	if got := string(read(t, settings+".bak")); got != string(orig) {
-		t.Errorf("settings.json.bak is not the original")
+	if got := string(read(t, cs[0].Backup)); got != string(orig) {
+		t.Errorf("the backup %s is not the original", cs[0].Backup)
+	}
+	if dir := filepath.Dir(cs[0].Backup); dir != o.BackupDir {
+		t.Errorf("backup in %s, want %s", dir, o.BackupDir)
+	}
+	if _, err := os.Stat(settings + ".bak"); err == nil {
+		t.Errorf("a .bak was left in the working tree")
 	}
 
 	cs, err = Install("claude-code", o)
@@ -84,14 +92,18 @@ func TestClaudeCodeRoundTrip(t *testing.T) {
 		t.Errorf("second Install = %s, want all unchanged", got)
 	}
 
-	// A binary that moved: the handlers are updated in place.
+	// Committed files run mnemo from PATH: another machine's binary changes nothing.
 	o2 := o
 	o2.Binary = "/usr/local/bin/mnemo"
-	if _, err := Install("claude-code", o2); err != nil {
+	cs, err = Install("claude-code", o2)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if s := string(read(t, settings)); strings.Contains(s, "my tools") || strings.Count(s, "/usr/local/bin/mnemo hook") != 4 {
-		t.Errorf("after moving the binary, settings.json =\n%s", s)
+	if got := actions(cs); !strings.HasPrefix(got, "settings.json:unchanged .mcp.json:unchanged") {
+		t.Errorf("Install from another binary = %s, want the committed files unchanged", got)
+	}
+	if s := string(read(t, settings)); strings.Contains(s, "/usr/") || strings.Contains(s, "my tools") || strings.Count(s, `"mnemo hook `) != 4 {
+		t.Errorf("settings.json holds a path:\n%s", s)
 	}
 
 	cs, err = Uninstall("claude-code", o)
@@ -254,4 +266,134 @@ func TestIsMnemoHook(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUninstallRestoresUserText: init reformats a settings.json the user
+// wrote their own way; uninstall gives back their bytes, and when they have
+// changed something since, removes only mnemo's entries.
+func TestUninstallRestoresUserText(t *testing.T) {
+	tests := []struct {
+		name, orig, later, want string // later: the user's edit after init ("" = none)
+	}{
+		{"tabs", "{\"model\":\t\"opus\",\n\t\"env\": {\"A\": \"1\"}}", "", "{\"model\":\t\"opus\",\n\t\"env\": {\"A\": \"1\"}}"},
+		{"compact", `{"permissions":{"allow":["Read"]}}` + "\n", "", `{"permissions":{"allow":["Read"]}}` + "\n"},
+		{"edited since", `{"model":"opus"}`, `"model": "sonnet"`, "{\n  \"model\": \"sonnet\"\n}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := options(t, "project")
+			settings := filepath.Join(o.Root, ".claude", "settings.json")
+			os.MkdirAll(filepath.Dir(settings), 0o755)
+			os.WriteFile(settings, []byte(tt.orig), 0o644)
+			if _, err := Install("claude-code", o); err != nil {
+				t.Fatal(err)
+			}
+			if tt.later != "" {
+				s := strings.Replace(string(read(t, settings)), `"model": "opus"`, tt.later, 1)
+				os.WriteFile(settings, []byte(s), 0o644)
+			}
+			if _, err := Uninstall("claude-code", o); err != nil {
+				t.Fatal(err)
+			}
+			if got := string(read(t, settings)); got != tt.want {
+				t.Errorf("after uninstall settings.json = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestCommittedFilesRunFromPath: in the project the agents' files run mnemo
+// by name; only files outside git (local and user scope) name the binary.
+func TestCommittedFilesRunFromPath(t *testing.T) {
+	tests := []struct {
+		agent, scope, file string
+		absolute           bool
+	}{
+		{"claude-code", "project", ".claude/settings.json", false},
+		{"claude-code", "project", ".mcp.json", false},
+		{"claude-code", "local", ".claude/settings.local.json", true},
+		{"codex", "project", ".codex/config.toml", false},
+		{"codex", "local", ".codex/hooks.json", false},
+		{"gemini", "project", ".gemini/settings.json", false},
+		{"cursor", "project", ".cursor/mcp.json", false},
+		{"cursor", "user", "~/.cursor/hooks.json", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.agent+"/"+tt.scope+"/"+tt.file, func(t *testing.T) {
+			o := options(t, tt.scope)
+			if _, err := Install(tt.agent, o); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(o.Root, tt.file)
+			if rest, ok := strings.CutPrefix(tt.file, "~/"); ok {
+				path = filepath.Join(o.Home, rest)
+			}
+			got := string(read(t, path))
+			if has := strings.Contains(got, "my tools/mnemo"); has != tt.absolute {
+				t.Errorf("%s names the binary: %v, want %v:\n%s", tt.file, has, tt.absolute, got)
+			}
+			if !strings.Contains(got, "mnemo") {
+				t.Errorf("%s does not run mnemo:\n%s", tt.file, got)
+			}
+		})
+	}
+}
+
+// TestUninstallKeepsFormatting: a settings file with mnemo's entries that
+// no backup explains (written by hand, or edited since) loses those
+// entries and nothing else of its text.
+func TestUninstallKeepsFormatting(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"tabs, one of two handlers",
+			"{\"model\":\t\"opus\",\n\t\"hooks\": {\"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo hi\"}, {\"type\": \"command\", \"command\": \"mnemo hook session-start\"}]}]},\n\t\"env\": {}}\n",
+			"{\"model\":\t\"opus\",\n\t\"hooks\": {\"SessionStart\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"echo hi\"}]}]},\n\t\"env\": {}}\n"},
+		{"the last key goes",
+			"{ \"a\": 1,\n  \"hooks\": { \"SessionEnd\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"/x/mnemo hook session-end\" } ] } ] } }",
+			"{ \"a\": 1 }"},
+		{"the first key goes",
+			"{\"hooks\":{\"PreCompact\":[{\"hooks\":[{\"command\":\"mnemo hook pre-compact\"}]}]},  \"b\": [1, 2]}",
+			"{\"b\": [1, 2]}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := options(t, "project")
+			settings := filepath.Join(o.Root, ".claude", "settings.json")
+			os.MkdirAll(filepath.Dir(settings), 0o755)
+			os.WriteFile(settings, []byte(tt.in), 0o644)
+			if _, err := Uninstall("claude-code", o); err != nil {
+				t.Fatal(err)
+			}
+			if got := string(read(t, settings)); got != tt.want {
+				t.Errorf("after uninstall settings.json = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzRemoveOnly: removing nothing gives the text back; removing a
+// top-level key gives text that parses to the object without it.
+func FuzzRemoveOnly(f *testing.F) {
+	f.Add([]byte("{\"model\":\t\"opus\",\n\t\"hooks\": {\"A\": [1, {\"b\": null}]}}"))
+	f.Add([]byte(`{"a": "\"}", "b": [ ], "c": {"d": 1e3}}`))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		obj, err := parseJSON(text)
+		if err != nil || len(obj.keys) == 0 {
+			return
+		}
+		if _, err := scanSpans(text); err != nil {
+			return // parseJSON's empty input and the like
+		}
+		if got, ok := removeOnly(text, obj); !ok || !bytes.Equal(got, text) {
+			t.Fatalf("removeOnly(text, all of it) = %q, %v", got, ok)
+		}
+		obj.del(obj.keys[0])
+		got, ok := removeOnly(text, obj)
+		if !ok {
+			return // a key repeated, say: the caller falls back to formatting
+		}
+		back, err := parseJSON(got)
+		if err != nil || !bytes.Equal(formatJSON(back), formatJSON(obj)) {
+			t.Fatalf("removeOnly dropping %q = %q (%v)", obj.keys, got, err)
+		}
+	})
 }

@@ -4,17 +4,54 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Options say where and how to wire mnemo.
 type Options struct {
-	Binary     string // absolute path of the mnemo executable
+	Binary     string // absolute path of the mnemo executable; written only where nothing is committed
 	Root       string // the project root
 	VaultDir   string // the project vault; autoMemoryDirectory points here when it is the shared one
 	Shared     bool   // whether VaultDir is the committed .memory/ (not Claude Code's own folder)
 	Scope      string // project, local or user
 	Home       string // the user's home folder
 	ClaudeHome string // $CLAUDE_CONFIG_DIR or ~/.claude
+	BackupDir  string // where a file's previous text goes (the state folder's backups/); none when empty
+	Now        func() time.Time
+}
+
+// PathProgram is how a committed file runs mnemo: by name, from PATH, so
+// the file holds nothing of the machine it was written on.
+const PathProgram = "mnemo"
+
+// Committed reports whether path is a file of the project that git shares:
+// anything under the root except Claude Code's settings.local.json, which
+// init keeps ignored, and the user's own files (user scope, Claude Code's
+// app state and config folder), wherever the home folder is.
+func (o Options) Committed(path string) bool {
+	if o.Scope == "user" || path == o.LocalSettings() || path == o.claudeJSON() || within(o.ClaudeHome, path) {
+		return false
+	}
+	return within(o.Root, path)
+}
+
+func within(dir, path string) bool {
+	r, err := filepath.Rel(dir, path)
+	return err == nil && filepath.IsLocal(r)
+}
+
+// LocalSettings is Claude Code's per-clone settings file, never committed.
+func (o Options) LocalSettings() string {
+	return filepath.Join(o.Root, ".claude", "settings.local.json")
+}
+
+// program is the mnemo command written into path: from PATH in a committed
+// file, the absolute binary elsewhere.
+func (o Options) program(path string) string {
+	if o.Committed(path) {
+		return PathProgram
+	}
+	return o.Binary
 }
 
 // ServerName is the name mnemo's MCP server is registered under, so Claude
@@ -205,7 +242,7 @@ func (o Options) claudeFiles() (settings, mcp string, mcpPath []string, err erro
 	case "", "project":
 		return filepath.Join(o.Root, ".claude", "settings.json"), filepath.Join(o.Root, ".mcp.json"), nil, nil
 	case "local":
-		return filepath.Join(o.Root, ".claude", "settings.local.json"), o.claudeJSON(), []string{"projects", o.Root}, nil
+		return o.LocalSettings(), o.claudeJSON(), []string{"projects", o.Root}, nil
 	case "user":
 		return filepath.Join(o.ClaudeHome, "settings.json"), o.claudeJSON(), nil, nil
 	}
@@ -229,7 +266,7 @@ func claudeCode(o Options, add bool) ([]Change, error) {
 	}
 	var changes []Change
 	c, err := o.editJSONFile(settings, func(s *object) error {
-		return setHooks(s, claudeHooks, o.Binary, nil, add)
+		return setHooks(s, claudeHooks, o.program(settings), nil, add)
 	})
 	if err != nil {
 		return changes, err
@@ -242,7 +279,7 @@ func claudeCode(o Options, add bool) ([]Change, error) {
 				return err
 			}
 		}
-		err := setServer(parent, stdioServer(o.Binary, true), add)
+		err := setServer(parent, stdioServer(o.program(mcp), true), add)
 		pruneEmpty(root, mcpPath)
 		return err
 	})
@@ -253,7 +290,7 @@ func claudeCode(o Options, add bool) ([]Change, error) {
 	if !o.Shared {
 		return changes, nil // Claude Code's own folder: it loads it natively already
 	}
-	c, err = o.editJSONFile(filepath.Join(o.Root, ".claude", "settings.local.json"), func(s *object) error {
+	c, err = o.editJSONFile(o.LocalSettings(), func(s *object) error {
 		if !add {
 			if v, _ := s.vals["autoMemoryDirectory"].(string); v == o.VaultDir {
 				s.del("autoMemoryDirectory")

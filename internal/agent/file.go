@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 )
@@ -37,9 +39,10 @@ func (o Options) newPerm(path string) fs.FileMode {
 }
 
 // editFile applies edit to the text of path and writes the result when it
-// differs, keeping the old text in path.bak. A file that does not exist is
-// edited from empty and created with the mode [Options.newPerm] gives; a
-// file whose edit leaves it empty (and that remove allows) is removed. The
+// differs, keeping the old text in the backups folder (never beside path,
+// which may be in the working tree). A file that does not exist is edited
+// from empty and created with the mode [Options.newPerm] gives; a file
+// whose edit leaves it empty (and that remove allows) is removed. The
 // rewritten file and its backup keep the mode and owner of the file as it
 // was.
 func (o Options) editFile(path string, edit func(old []byte) ([]byte, error)) (Change, error) {
@@ -53,17 +56,7 @@ func (o Options) editFile(path string, edit func(old []byte) ([]byte, error)) (C
 		return Change{}, fmt.Errorf("%s: %w", path, err)
 	}
 	c := Change{Path: path, Action: "unchanged"}
-	switch {
-	case bytes.Equal(old, next) || (!existed && next == nil):
-		return c, nil
-	case next == nil:
-		if err := atomicfile.WriteFileLike(path+".bak", old, fi); err != nil {
-			return Change{}, err
-		}
-		if err := os.Remove(path); err != nil {
-			return Change{}, err
-		}
-		c.Action, c.Backup = "removed", path+".bak"
+	if bytes.Equal(old, next) || (!existed && next == nil) {
 		return c, nil
 	}
 	if !existed {
@@ -73,11 +66,70 @@ func (o Options) editFile(path string, edit func(old []byte) ([]byte, error)) (C
 		}
 		return c, atomicfile.WriteFile(path, next, o.newPerm(path))
 	}
-	if err := atomicfile.WriteFileLike(path+".bak", old, fi); err != nil {
+	if c.Backup, err = o.backup(path, old, fi); err != nil {
 		return Change{}, err
 	}
-	c.Action, c.Backup = "updated", path+".bak"
+	if next == nil {
+		c.Action = "removed"
+		return c, os.Remove(path)
+	}
+	c.Action = "updated"
 	return c, atomicfile.WriteFileLike(path, next, fi)
+}
+
+// backup keeps old, the text of path, in the backups folder under the time
+// and path's name, and returns where; with no folder it keeps nothing.
+func (o Options) backup(path string, old []byte, fi fs.FileInfo) (string, error) {
+	if o.BackupDir == "" {
+		return "", nil
+	}
+	if err := os.MkdirAll(o.BackupDir, 0o700); err != nil {
+		return "", fmt.Errorf("back up %s: %w", path, err)
+	}
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+	b := filepath.Join(o.BackupDir, now().UTC().Format("20060102T150405.000000000Z")+"-"+o.backupName(path))
+	if err := atomicfile.WriteFileLike(b, old, fi); err != nil {
+		return "", fmt.Errorf("back up %s: %w", path, err)
+	}
+	return b, nil
+}
+
+// backupName flattens path into one file name: relative to the project or
+// the home folder when inside one, with its slashes turned to underscores.
+func (o Options) backupName(path string) string {
+	name := path
+	for _, base := range []string{o.Root, o.Home} {
+		if r, err := filepath.Rel(base, path); err == nil && filepath.IsLocal(r) {
+			name = r
+			break
+		}
+	}
+	return strings.ReplaceAll(filepath.ToSlash(name), "/", "_")
+}
+
+// backups returns the texts kept for path, newest first.
+func (o Options) backups(path string) [][]byte {
+	if o.BackupDir == "" {
+		return nil
+	}
+	ents, err := os.ReadDir(o.BackupDir)
+	if err != nil {
+		return nil
+	}
+	suffix := "-" + o.backupName(path)
+	var out [][]byte
+	for i := len(ents) - 1; i >= 0; i-- { // ReadDir sorts by name, and names start with the time
+		if !strings.HasSuffix(ents[i].Name(), suffix) {
+			continue
+		}
+		if data, err := os.ReadFile(filepath.Join(o.BackupDir, ents[i].Name())); err == nil {
+			out = append(out, data)
+		}
+	}
+	return out
 }
 
 // readFile reads a file and returns its info, taken from the file read.
@@ -96,23 +148,54 @@ func readFile(path string) ([]byte, fs.FileInfo, error) {
 }
 
 // editJSONFile edits a JSON object file keeping key order; an object left
-// empty removes the file.
+// empty removes the file. When the result is what a backup of path holds
+// once reformatted, and edit would change nothing in that backup (it holds
+// none of mnemo's entries), the backup's own bytes are written back: an
+// uninstall gives the user their text as they wrote it.
 func (o Options) editJSONFile(path string, edit func(*object) error) (Change, error) {
 	return o.editFile(path, func(old []byte) ([]byte, error) {
-		obj, err := parseJSON(old)
+		out, err := editJSON(old, edit)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON (fix or move the file, then run again): %w", err)
-		}
-		if err := edit(obj); err != nil {
 			return nil, err
 		}
-		if len(obj.keys) == 0 {
-			return nil, nil
+		if out == nil || bytes.Equal(out, old) {
+			return out, nil
 		}
-		out := formatJSON(obj)
-		if bytes.Equal(bytes.TrimSpace(out), bytes.TrimSpace(old)) {
-			return old, nil // same content: keep the bytes (and a missing final newline)
+		for _, b := range o.backups(path) {
+			if mine, err := editJSON(b, edit); err != nil || !bytes.Equal(mine, b) {
+				continue
+			}
+			if obj, err := parseJSON(b); err == nil && bytes.Equal(formatJSON(obj), out) {
+				return b, nil
+			}
+		}
+		if want, err := parseJSON(out); err == nil {
+			if kept, ok := removeOnly(old, want); ok {
+				return kept, nil // only mnemo's entries removed: the person's formatting stays
+			}
 		}
 		return out, nil
 	})
+}
+
+// editJSON applies edit to the JSON object in text and returns it
+// formatted, text itself when only the formatting would change, or nil
+// for an object left empty.
+func editJSON(text []byte, edit func(*object) error) ([]byte, error) {
+	obj, err := parseJSON(text)
+	if err != nil {
+		return nil, fmt.Errorf("invalid JSON (fix or move the file, then run again): %w", err)
+	}
+	before := formatJSON(obj)
+	if err := edit(obj); err != nil {
+		return nil, err
+	}
+	if len(obj.keys) == 0 {
+		return nil, nil
+	}
+	out := formatJSON(obj)
+	if bytes.Equal(out, before) || bytes.Equal(bytes.TrimSpace(out), bytes.TrimSpace(text)) {
+		return text, nil // same content: keep the bytes (and the user's formatting)
+	}
+	return out, nil
 }

@@ -12,8 +12,24 @@ type Registration struct {
 	Hooks   map[string][]string // Claude Code event → files with a mnemo handler for it
 	Servers []string            // files registering the MCP server "mnemo"
 	Plugin  bool                // the mnemo plugin is installed for Claude Code
-	// Programs are the distinct mnemo executables the hooks run.
+	// Programs are the distinct mnemo executables the hooks and the MCP
+	// server run: a path, or "mnemo" from PATH.
 	Programs []string
+	// Runs maps each file to the mnemo programs its entries run.
+	Runs map[string][]string
+	// AutoMemory maps each Claude Code settings file that sets
+	// autoMemoryDirectory to its value.
+	AutoMemory map[string]string
+}
+
+// note records that file runs prog.
+func (r *Registration) note(file, prog string) {
+	if !slices.Contains(r.Programs, prog) {
+		r.Programs = append(r.Programs, prog)
+	}
+	if !slices.Contains(r.Runs[file], prog) {
+		r.Runs[file] = append(r.Runs[file], prog)
+	}
 }
 
 // Missing returns the events mnemo handles that no settings file or plugin wires.
@@ -30,13 +46,16 @@ func (r Registration) Missing() []string {
 // Inspect reads every place Claude Code takes hooks and MCP servers from,
 // at every scope, for mnemo's entries.
 func Inspect(o Options) Registration {
-	r := Registration{Hooks: map[string][]string{}}
+	r := Registration{Hooks: map[string][]string{}, Runs: map[string][]string{}, AutoMemory: map[string]string{}}
 	for _, f := range []string{
 		filepath.Join(o.Root, ".claude", "settings.json"),
 		filepath.Join(o.Root, ".claude", "settings.local.json"),
 		filepath.Join(o.ClaudeHome, "settings.json"),
 	} {
 		s := readObject(f)
+		if v, ok := s.vals["autoMemoryDirectory"].(string); ok {
+			r.AutoMemory[f] = v
+		}
 		hooks, _ := s.vals["hooks"].(*object)
 		if hooks == nil {
 			continue
@@ -53,24 +72,29 @@ func Inspect(o Options) Registration {
 					if isMnemoHook(h) {
 						r.Hooks[event] = append(r.Hooks[event], f)
 						cmd, _ := h.(*object).vals["command"].(string)
-						if prog, _ := firstWord(cmd); !slices.Contains(r.Programs, prog) {
-							r.Programs = append(r.Programs, prog)
-						}
+						prog, _ := firstWord(cmd)
+						r.note(f, prog)
 					}
 				}
 			}
 		}
 	}
-	if hasServer(readObject(filepath.Join(o.Root, ".mcp.json"))) {
-		r.Servers = append(r.Servers, filepath.Join(o.Root, ".mcp.json"))
+	mcp := filepath.Join(o.Root, ".mcp.json")
+	if prog, ok := server(readObject(mcp)); ok {
+		r.Servers = append(r.Servers, mcp)
+		r.note(mcp, prog)
 	}
 	app := readObject(o.claudeJSON())
-	if hasServer(app) {
+	if prog, ok := server(app); ok {
 		r.Servers = append(r.Servers, o.claudeJSON()+" (user)")
+		r.note(o.claudeJSON(), prog)
 	}
 	if projects, _ := app.vals["projects"].(*object); projects != nil {
-		if p, _ := projects.vals[o.Root].(*object); p != nil && hasServer(p) {
-			r.Servers = append(r.Servers, o.claudeJSON()+" (local)")
+		if p, _ := projects.vals[o.Root].(*object); p != nil {
+			if prog, ok := server(p); ok {
+				r.Servers = append(r.Servers, o.claudeJSON()+" (local)")
+				r.note(o.claudeJSON(), prog)
+			}
 		}
 	}
 	if plugins := readObject(filepath.Join(o.ClaudeHome, "plugins", "installed_plugins.json")); plugins != nil {
@@ -97,11 +121,20 @@ func readObject(path string) *object {
 	return o
 }
 
-func hasServer(o *object) bool {
+// server returns the command of mnemo's MCP server in o's mcpServers.
+func server(o *object) (string, bool) {
 	servers, _ := o.vals["mcpServers"].(*object)
 	if servers == nil {
-		return false
+		return "", false
 	}
-	_, ok := servers.vals[ServerName]
-	return ok
+	s, ok := servers.vals[ServerName]
+	if !ok {
+		return "", false
+	}
+	sobj, _ := s.(*object)
+	if sobj == nil {
+		return "", true
+	}
+	cmd, _ := sobj.vals["command"].(string)
+	return cmd, true
 }

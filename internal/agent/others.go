@@ -43,43 +43,45 @@ func (o Options) dotDir(name string) string {
 
 func codex(o Options, add bool) ([]Change, error) {
 	dir := o.dotDir(".codex")
-	c1, err := o.editFile(filepath.Join(dir, "config.toml"), func(old []byte) ([]byte, error) {
-		return setTOMLServer(old, o.Binary, add), nil
+	config, hooks := filepath.Join(dir, "config.toml"), filepath.Join(dir, "hooks.json")
+	c1, err := o.editFile(config, func(old []byte) ([]byte, error) {
+		return setTOMLServer(old, o.program(config), add), nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	c2, err := o.editJSONFile(filepath.Join(dir, "hooks.json"), func(s *object) error {
-		return setHooks(s, codexHooks, o.Binary, []string{"--agent", "codex"}, add)
+	c2, err := o.editJSONFile(hooks, func(s *object) error {
+		return setHooks(s, codexHooks, o.program(hooks), []string{"--agent", "codex"}, add)
 	})
 	return []Change{c1, c2}, err
 }
 
 func gemini(o Options, add bool) ([]Change, error) {
-	c, err := o.editJSONFile(filepath.Join(o.dotDir(".gemini"), "settings.json"), func(s *object) error {
-		if err := setServer(s, stdioServer(o.Binary, false), add); err != nil {
+	settings := filepath.Join(o.dotDir(".gemini"), "settings.json")
+	c, err := o.editJSONFile(settings, func(s *object) error {
+		if err := setServer(s, stdioServer(o.program(settings), false), add); err != nil {
 			return err
 		}
-		return setHooks(s, geminiHooks, o.Binary, []string{"--agent", "gemini"}, add)
+		return setHooks(s, geminiHooks, o.program(settings), []string{"--agent", "gemini"}, add)
 	})
 	return []Change{c}, err
 }
 
 func cursor(o Options, add bool) ([]Change, error) {
 	dir := o.dotDir(".cursor")
-	c1, err := o.editJSONFile(filepath.Join(dir, "mcp.json"), func(s *object) error {
-		return setServer(s, stdioServer(o.Binary, false), add)
+	mcp, hooks := filepath.Join(dir, "mcp.json"), filepath.Join(dir, "hooks.json")
+	c1, err := o.editJSONFile(mcp, func(s *object) error {
+		return setServer(s, stdioServer(o.program(mcp), false), add)
 	})
 	if err != nil {
 		return nil, err
 	}
-	c2, err := o.editJSONFile(filepath.Join(dir, "hooks.json"), func(s *object) error {
-		return setFlatHooks(s, cursorHooks, o.Binary, []string{"--agent", "cursor"}, add)
+	c2, err := o.editJSONFile(hooks, func(s *object) error {
+		return setFlatHooks(s, cursorHooks, o.program(hooks), []string{"--agent", "cursor"}, add)
 	})
 	return []Change{c1, c2}, err
 }
 
-// setFlatHooks is setHooks for Cursor's shape: {"version":1,"hooks":{"event":[{"command":…}]}}.
 func setFlatHooks(settings *object, specs []hookSpec, binary string, extra []string, add bool) error {
 	hooks, err := settings.obj("hooks")
 	if err != nil {

@@ -25,10 +25,17 @@ func TestInstallKeepsOwner(t *testing.T) {
 	if err := os.Chown(appState, uid, gid); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Install("claude-code", o); err != nil {
+	cs, err := Install("claude-code", o)
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{appState, appState + ".bak"} {
+	backup := ""
+	for _, c := range cs {
+		if c.Path == appState {
+			backup = c.Backup
+		}
+	}
+	for _, p := range []string{appState, backup} {
 		fi, err := os.Stat(p)
 		if err != nil {
 			t.Fatal(err)

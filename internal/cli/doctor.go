@@ -2,9 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,6 +15,7 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/agent"
 	"github.com/mnemo-dev/mnemo/internal/extract"
 	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/queue"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
@@ -33,10 +34,13 @@ func newDoctorCmd(f *Factory) *cobra.Command {
 		Use:   "doctor",
 		Short: "Check the installation and say what to fix",
 		Long: `Check that mnemo is installed and working for this project: the binary on
-PATH, the hooks and MCP server registered with Claude Code, the vaults
+PATH and that it is the one the hooks and MCP server run, no machine path in
+the files git shares, .claude/settings.local.json ignored by git,
+autoMemoryDirectory pointing at the vault, the vaults
 readable and valid, the state folder writable, the index usable, the capture
 queue healthy and the extractor available. Each problem comes with what to
-run to fix it. Exits 1 when a check fails.`,
+run to fix it. Doctor only looks: it creates and changes nothing. Exits 1
+when a check fails.`,
 		Example: `  mnemo doctor
   mnemo doctor --json`,
 		Args: exactArgs(0),
@@ -74,45 +78,23 @@ func runDoctor(ctx context.Context, f *Factory) []check {
 	var out []check
 	add := func(name, status, detail, fix string) { out = append(out, check{name, status, detail, fix}) }
 
-	if path, err := exec.LookPath("mnemo"); err != nil {
-		add("binary", "warn", "mnemo is not on PATH: the hooks init wrote run it by its full path, the plugin needs it on PATH",
-			"go install ./cmd/mnemo, and put $(go env GOPATH)/bin on PATH")
-	} else {
-		add("binary", "ok", path, "")
-	}
 	p, err := f.Project()
 	if err != nil {
 		add("project", "fail", err.Error(), "")
 		return out
 	}
 	dir := p.VaultDir()
-	o, err := agentOptions(f, "project", dir, dir == p.SharedVaultDir())
-	if err == nil {
-		reg := agent.Inspect(o)
-		if missing := reg.Missing(); len(missing) > 0 {
-			add("hooks", "fail", "not registered with Claude Code: "+strings.Join(missing, ", "), "mnemo init")
-		} else {
-			add("hooks", "ok", hookPlaces(reg), "")
-		}
-		for _, prog := range reg.Programs {
-			if fi, err := os.Stat(prog); err != nil || fi.Mode()&0o111 == 0 {
-				add("hooks", "fail", "the hooks run "+prog+", which is not an executable", "mnemo init (run it with the mnemo you use now)")
-			}
-		}
-		if len(reg.Servers) == 0 && !reg.Plugin {
-			add("mcp", "warn", "the MCP server mnemo is not registered", "mnemo init")
-		} else {
-			add("mcp", "ok", strings.Join(reg.Servers, ", "), "")
-		}
+	if o, err := agentOptions(f, "project", dir, dir == p.SharedVaultDir()); err == nil {
+		out = append(out, wiringChecks(ctx, f, p, o)...)
 	}
 	out = append(out, vaultCheck(f, "vault", false))
 	out = append(out, vaultCheck(f, "user vault", true))
 	out = append(out, reviewCheck(f))
 
 	state := p.StateDir()
-	if err := os.MkdirAll(state, 0o755); err != nil {
-		add("state", "fail", err.Error(), "check the permissions of "+filepath.Dir(state))
-		return out
+	if fi, err := os.Stat(state); err != nil || !fi.IsDir() {
+		add("state", "warn", "no state folder yet at "+state+" (doctor only looks; it creates nothing)", "mnemo init")
+		return append(out, extractorCheck(f))
 	}
 	add("state", "ok", state, "")
 	if db, err := index.Open(ctx, filepath.Join(state, index.FileName), nil); err != nil {
@@ -157,8 +139,19 @@ func vaultCheck(f *Factory, name string, user bool) check {
 			warns++
 		}
 	}
-	entries, _ := v.List()
+	entries, problems := v.List()
 	c := check{Name: name, Status: "ok", Detail: fmt.Sprintf("%s: %d memories", displayPath(f, v.Dir), len(entries))}
+	var conflicts []string
+	for _, p := range problems {
+		if errors.Is(p, memory.ErrConflict) {
+			conflicts = append(conflicts, strings.TrimPrefix(p.Error(), "vault: "))
+		}
+	}
+	if len(conflicts) > 0 {
+		c.Status, c.Fix = "fail", "resolve the conflict in each file, then mnemo reindex"
+		c.Detail += "; not read, in conflict: " + strings.Join(conflicts, "; ")
+		return c
+	}
 	if errs > 0 {
 		c.Status, c.Fix = "warn", "mnemo lint"
 		if user {

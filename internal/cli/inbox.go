@@ -17,7 +17,15 @@ func (f *Factory) inbox() (*consolidate.Inbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	return consolidate.OpenInbox(state)
+	in, err := consolidate.OpenInbox(state)
+	if err != nil {
+		return nil, err
+	}
+	p, err := f.Project()
+	if err != nil {
+		return nil, err
+	}
+	return in.ShareRejections(p.VaultDir()), nil
 }
 
 func newInboxCmd(f *Factory) *cobra.Command {
@@ -197,8 +205,9 @@ func newRejectCmd(f *Factory) *cobra.Command {
 		Use:   "reject NAME...",
 		Short: "Drop drafts from the inbox, and do not propose them again",
 		Long: `Delete drafts from the inbox. Each rejected fact is remembered in the
-state folder (with the reason, if given), and a candidate like it is not
-proposed again.`,
+project vault's rejected.jsonl (with the reason, if given), one line each,
+committed with the memories, so that a candidate like it is proposed again
+to no one on the team. The drafts themselves stay on this machine.`,
 		Example: `  mnemo reject api-rate-limit --reason "read from a stale doc page"`,
 		Args:    minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

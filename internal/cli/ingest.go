@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -243,7 +246,7 @@ func ingestFiles(f *Factory, opts ingestOptions) ([]string, error) {
 // sub-agent files are not listed: its job reads them with it.
 func projectTranscripts(env project.Env, p *project.Project) ([]string, error) {
 	claude := filepath.Join(env.ClaudeHome(), "projects", project.ClaudeSlug(p.Root))
-	mains, err := filepath.Glob(filepath.Join(claude, "*.jsonl"))
+	mains, err := claudeSessions(filepath.Dir(claude), p.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -272,6 +275,69 @@ func projectTranscripts(env project.Env, p *project.Project) ([]string, error) {
 		}
 	}
 	return slices.DeleteFunc(mains, func(m string) bool { return agents[m] }), nil
+}
+
+// claudeSessions returns Claude Code's session files, under projects (its
+// ~/.claude/projects), of the sessions started in root or any folder below
+// it. Claude Code names a session's folder for the folder it started in,
+// so a subfolder's is the root's name followed by '-' and more; since '-'
+// also stands for '-' and '.', such a folder counts only when its sessions
+// say, in their cwd, that they ran inside root.
+func claudeSessions(projects, root string) ([]string, error) {
+	slug := project.ClaudeSlug(root)
+	des, err := os.ReadDir(projects)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("ingest: %w", err)
+	}
+	var out []string
+	for _, de := range des {
+		name := de.Name()
+		if !de.IsDir() || name != slug && !strings.HasPrefix(name, slug+"-") {
+			continue
+		}
+		files, err := filepath.Glob(filepath.Join(projects, name, "*.jsonl"))
+		if err != nil {
+			return nil, err
+		}
+		for _, file := range files {
+			if name == slug || insideRoot(root, sessionCWD(file)) {
+				out = append(out, file)
+			}
+		}
+	}
+	return out, nil
+}
+
+// sessionCWD reads the folder a Claude Code session ran in from the first
+// of its first lines that names one; "" when none does.
+func sessionCWD(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for i := 0; i < 50 && sc.Scan(); i++ {
+		var e struct {
+			CWD string `json:"cwd"`
+		}
+		if json.Unmarshal(sc.Bytes(), &e) == nil && e.CWD != "" {
+			return e.CWD
+		}
+	}
+	return ""
+}
+
+// insideRoot reports whether dir is root or a folder below it.
+func insideRoot(root, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	r, err := filepath.Rel(root, dir)
+	return err == nil && filepath.IsLocal(r)
 }
 
 func modTime(p string) time.Time {

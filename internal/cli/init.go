@@ -1,14 +1,17 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mnemo-dev/mnemo/internal/agent"
+	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -41,9 +44,18 @@ autoMemoryDirectory at the vault in .claude/settings.local.json, so the
 memories Claude writes natively and mnemo's share one folder. For codex,
 gemini and cursor it registers the MCP server and hooks in their files.
 
-Every other key and hook is left as it was, each changed file keeps a .bak
-of its previous text, and running init again changes nothing.
-'mnemo uninstall' removes exactly what init added.`,
+Files that are committed (.claude/settings.json, .mcp.json, the project
+files of the other agents) run mnemo from PATH, so they hold nothing of one
+machine; local and user scope name this binary. .claude/settings.local.json
+holds machine paths, so init makes git ignore it through .git/info/exclude
+unless the repository already does. MEMORY.md is generated, so init
+registers a merge driver for it: the attribute in .gitattributes
+(committed) and the driver in .git/config (each clone's own).
+
+Every other key and hook is left as it was, the previous text of each
+changed file is kept in the state folder's backups/, never in the working
+tree, and running init again changes nothing. 'mnemo uninstall' removes
+exactly what init added.`,
 		Example: `  mnemo init
   mnemo init --private
   mnemo init --scope local
@@ -58,7 +70,7 @@ of its previous text, and running init again changes nothing.
 			default:
 				return usageErrorf("--scope %q is not one of project, local, user", opts.scope)
 			}
-			return runInit(f, opts)
+			return runInit(cmd.Context(), f, opts)
 		},
 	}
 	fl := cmd.Flags()
@@ -77,7 +89,7 @@ type initResult struct {
 	Changes   []agent.Change `json:"changes"`
 }
 
-func runInit(f *Factory, opts initOptions) error {
+func runInit(ctx context.Context, f *Factory, opts initOptions) error {
 	p, err := f.Project()
 	if err != nil {
 		return err
@@ -109,6 +121,17 @@ func runInit(f *Factory, opts initOptions) error {
 	if err := os.MkdirAll(p.StateDir(), 0o755); err != nil {
 		return err
 	}
+	if !opts.private {
+		did, err := p.RegisterMergeDriver(ctx, filepath.Join(dir, vault.IndexFile), filepath.Join(dir, consolidate.TeamRejections))
+		if !opts.json {
+			for _, d := range did {
+				fmt.Fprintln(f.IO.Out, d)
+			}
+		}
+		if err != nil { // the vault works without it: say so, and go on
+			fmt.Fprintf(f.IO.ErrOut, "warning: no merge driver for MEMORY.md: %v\n", err)
+		}
+	}
 	if !opts.noAgent {
 		o, err := agentOptions(f, opts.scope, dir, !opts.private)
 		if err != nil {
@@ -121,11 +144,51 @@ func runInit(f *Factory, opts initOptions) error {
 		if err != nil {
 			return err
 		}
+		if err := ignoreLocalSettings(ctx, f, opts, o); err != nil {
+			return err
+		}
+		warnPath(f, o)
 	}
 	if opts.json {
 		return printJSON(f.IO.Out, res)
 	}
 	return nil
+}
+
+// ignoreLocalSettings keeps Claude Code's settings.local.json, which holds
+// this machine's paths, out of git.
+func ignoreLocalSettings(ctx context.Context, f *Factory, opts initOptions, o agent.Options) error {
+	if opts.agent != "claude-code" || opts.scope == "user" {
+		return nil
+	}
+	p, err := f.Project()
+	if err != nil {
+		return err
+	}
+	added, err := p.Ignore(ctx, o.LocalSettings())
+	if added && !opts.json {
+		fmt.Fprintf(f.IO.Out, "ignored %s (in .git/info/exclude)\n", displayPath(f, o.LocalSettings()))
+	}
+	if p.Tracked(ctx, o.LocalSettings()) {
+		fmt.Fprintf(f.IO.ErrOut, "warning: %s holds this machine's paths and is committed: run 'git rm --cached %[1]s' and commit\n",
+			displayPath(f, o.LocalSettings()))
+	}
+	return err
+}
+
+// warnPath says when the committed files' mnemo, the one on PATH, is
+// missing or is not this binary.
+func warnPath(f *Factory, o agent.Options) {
+	if o.Scope == "user" {
+		return
+	}
+	onPath, err := exec.LookPath(agent.PathProgram)
+	switch {
+	case err != nil:
+		fmt.Fprintf(f.IO.ErrOut, "warning: mnemo is not on PATH, and the project's hooks run it from there: put %s on PATH\n", filepath.Dir(o.Binary))
+	case realPath(onPath) != o.Binary:
+		fmt.Fprintf(f.IO.ErrOut, "warning: the project's hooks will run %s (the mnemo on PATH), not %s\n", onPath, o.Binary)
+	}
 }
 
 // agentOptions describes this installation to package agent.
@@ -144,6 +207,7 @@ func agentOptions(f *Factory, scope, vaultDir string, shared bool) (agent.Option
 	return agent.Options{
 		Binary: exe, Root: p.Root, VaultDir: vaultDir, Shared: shared, Scope: scope,
 		Home: f.Env.Home, ClaudeHome: f.Env.ClaudeHome(),
+		BackupDir: filepath.Join(p.StateDir(), "backups"), Now: f.Now,
 	}, nil
 }
 
@@ -154,7 +218,7 @@ func printChanges(f *Factory, w io.Writer, changes []agent.Change) {
 		}
 		line := fmt.Sprintf("%s %s", c.Action, displayPath(f, c.Path))
 		if c.Backup != "" {
-			line += " (previous text in " + filepath.Base(c.Backup) + ")"
+			line += " (previous text in " + displayPath(f, c.Backup) + ")"
 		}
 		fmt.Fprintln(w, line)
 	}

@@ -67,6 +67,7 @@ func runMCP(ctx context.Context, f *Factory) error {
 		Log:          slog.New(slog.NewMultiHandler(stderr, f.Log(false).Handler())),
 		Version:      buildVersion(),
 		Session:      f.Env.Getenv("CLAUDE_CODE_SESSION_ID"),
+		Mounts:       mountSources(p),
 	})
 	return srv.Run(ctx, mcpserver.Stdio(f.IO.In, f.IO.Out))
 }

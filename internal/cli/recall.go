@@ -121,6 +121,7 @@ func openSyncedIndex(ctx context.Context, f *Factory, user bool) (*index.DB, str
 		}
 		root = p.Root
 		sources = append([]index.Source{{Name: "project", Dir: v.Dir}}, sources...)
+		sources = append(sources, mountSources(p)...)
 	}
 	state, err := f.StateDir(user)
 	if err != nil {
@@ -181,8 +182,12 @@ func printRecall(w io.Writer, packed []recall.Packed, explain bool) {
 }
 
 func heading(r recall.Result) string {
-	if r.Source == "user" {
+	switch r.Source {
+	case "project":
+	case "user":
 		return string(r.Type) + " (user vault)"
+	default:
+		return string(r.Type) + " (" + r.Source + ", read-only)"
 	}
 	return string(r.Type)
 }

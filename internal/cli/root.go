@@ -107,6 +107,8 @@ MEMORY.md index.`,
 		newScanCmd(f),
 		newUICmd(f),
 		newMvCmd(f),
+		newMergeIndexCmd(f),
+		newVaultCmd(f),
 	)
 	return root
 }

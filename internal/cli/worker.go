@@ -164,6 +164,7 @@ func openConsolidator(ctx context.Context, f *Factory, cwd string, log *slog.Log
 		db.Close()
 		return nil, nil, err
 	}
+	in.ShareRejections(p.VaultDir())
 	if cwd == "" {
 		cwd = p.Root
 	}

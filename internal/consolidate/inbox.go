@@ -26,6 +26,7 @@ import (
 type Inbox struct {
 	Dir        string // <state>/inbox
 	rejected   string // <state>/rejected.jsonl
+	team       string // <vault>/rejected.jsonl, committed: see [Inbox.ShareRejections]
 	provenance string // <state>/provenance.jsonl: see [Sighting]
 	links      string // <state>/links.jsonl: see [Link]
 }
@@ -43,6 +44,20 @@ func OpenInbox(stateDir string) (*Inbox, error) {
 		Dir: dir, rejected: filepath.Join(stateDir, "rejected.jsonl"),
 		provenance: filepath.Join(stateDir, "provenance.jsonl"), links: filepath.Join(stateDir, "links.jsonl"),
 	}, nil
+}
+
+// TeamRejections is the file in a project vault that holds the rejections
+// a team shares: one JSON line per rejected fact, committed with the
+// memories and merged by git's union driver (init sets the attribute), so
+// that two people rejecting at once never conflict.
+const TeamRejections = "rejected.jsonl"
+
+// ShareRejections makes the inbox record rejections in the vault at
+// vaultDir, where git shares them, and read them from there as well as
+// from the state folder. Drafts stay in the state folder.
+func (in *Inbox) ShareRejections(vaultDir string) *Inbox {
+	in.team = filepath.Join(vaultDir, TeamRejections)
+	return in
 }
 
 // A Draft is a memory awaiting review.
@@ -184,7 +199,11 @@ func (in *Inbox) Reject(name, reason string, now time.Time) error {
 	}
 	r := rejection{Name: name, Description: redact.String(m.Description), Body: redact.String(m.Body),
 		Reason: redact.String(reason), At: now.UTC()} // a draft written by hand may hold a secret: the record never does
-	if err := appendJSON(in.rejected, r); err != nil {
+	to := in.rejected
+	if in.team != "" {
+		to = in.team
+	}
+	if err := appendJSON(to, r); err != nil {
 		return fmt.Errorf("inbox: record rejection: %w", err)
 	}
 	if err := os.Remove(filepath.Join(in.Dir, name+".md")); err != nil {
@@ -204,6 +223,13 @@ func (in *Inbox) rejections() ([]rejectedFact, error) {
 	rs, err := readJSONL[rejection](in.rejected)
 	if err != nil {
 		return nil, fmt.Errorf("inbox: %w", err)
+	}
+	if in.team != "" {
+		team, err := readJSONL[rejection](in.team)
+		if err != nil {
+			return nil, fmt.Errorf("inbox: %w", err)
+		}
+		rs = append(rs, team...)
 	}
 	out := make([]rejectedFact, 0, len(rs))
 	for _, r := range rs {

@@ -82,9 +82,12 @@ func newSandbox(t *testing.T, model *fakeapi.Model) *sandbox {
 	os.MkdirAll(s.home, 0o755)
 	os.MkdirAll(s.project, 0o755)
 	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
+		k, v, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(k, "CLAUDE") || strings.HasPrefix(k, "ANTHROPIC") || strings.HasPrefix(k, "MNEMO") || k == "HOME" {
 			continue
+		}
+		if k == "PATH" { // the project's committed hooks run mnemo from PATH: this build
+			kv = "PATH=" + filepath.Dir(s.mnemo) + string(os.PathListSeparator) + v
 		}
 		s.env = append(s.env, kv)
 	}

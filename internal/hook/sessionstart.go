@@ -79,6 +79,9 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 	room := br.hold(br.left / 2) // the lines may not crowd out the bodies
 	addIndexes(br, w, s)
 	s.gaveLines(stale.keys, br.section("Possibly stale (the code they describe changed; verify before use):", stale.lines, "possibly stale: run `mnemo verify`"))
+	if c := vault.Conflicted(w.p.VaultDir()); len(c) > 0 && len(s.given) == 0 {
+		br.text(fmt.Sprintf("\nIn a git merge conflict, so not read as memories: %s. Resolve them, then run `mnemo reindex`.\n", strings.Join(c, ", ")))
+	}
 	if n := countDrafts(w.state); n > 0 && len(s.given) == 0 {
 		br.text(fmt.Sprintf("\n%d draft memories wait for review: run `mnemo inbox`.\n", n))
 	}

@@ -48,12 +48,21 @@ func (r *Runner) world(ctx context.Context, in Input) *world {
 	return w
 }
 
-// sources are the vaults the index mirrors: the project's and the user's.
+// sources are the vaults the index mirrors: the project's, the user's and
+// the ones mounted read-only ('mnemo vault add'), named by their mounts.
 func (w *world) sources() []index.Source {
-	return []index.Source{
+	srcs := []index.Source{
 		{Name: "project", Dir: w.p.VaultDir()},
 		{Name: "user", Dir: w.env.UserVaultDir()},
 	}
+	ms, err := w.p.Mounts()
+	if err != nil {
+		w.log.Warn("read the mounted vaults", "err", err)
+	}
+	for _, m := range ms {
+		srcs = append(srcs, index.Source{Name: m.Name, Dir: m.Dir})
+	}
+	return srcs
 }
 
 // openIndex opens the project's index and brings it up to date with the

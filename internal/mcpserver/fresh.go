@@ -23,10 +23,10 @@ var errClosed = errors.New("mcpserver: the server is shutting down")
 // sources are the vault folders the index mirrors, named as the hooks and
 // the CLI name them, so that all of them share one index.db.
 func (s *Server) sources() []index.Source {
-	return []index.Source{
+	return append([]index.Source{
 		{Name: "project", Dir: s.cfg.Project.Dir},
 		{Name: "user", Dir: s.cfg.User.Dir},
-	}
+	}, s.cfg.Mounts...)
 }
 
 // index returns the search index, up to date with the vaults, and the

@@ -207,7 +207,7 @@ func (s *Server) recalledOf(p recall.Packed) recalled {
 	if p.Status == memory.StatusSuperseded {
 		r.Status, r.SupersededBy = string(p.Status), p.SupersededBy
 	}
-	if len(p.Files) > 0 && s.cfg.Root != "" {
+	if len(p.Files) > 0 && s.cfg.Root != "" && (p.Source == "project" || p.Source == "user") { // a mounted vault's anchors are its own repository's
 		if m, err := s.vaultOf(p.Source).Load(p.Name); err == nil {
 			r.Stale = staleness.Changed(s.cfg.Root, m)
 		}

@@ -74,6 +74,9 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 	if err != nil {
 		return nil, rememberOutput{}, err
 	}
+	if s.cfg.Project != nil {
+		inbox.ShareRejections(s.cfg.Project.Dir)
+	}
 	c := &consolidate.Consolidator{
 		Project: s.cfg.Project, User: s.cfg.User, Inbox: inbox, Index: db,
 		Root: s.cfg.Root, Cwd: s.cfg.Root, Head: s.cfg.Head(ctx), Now: s.cfg.Now(),

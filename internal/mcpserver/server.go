@@ -43,6 +43,9 @@ type Config struct {
 	UserStateDir string       // the user vault's state folder, for memories forgotten from it
 	Root         string       // the repository root; anchors and file paths are relative to it
 	InGit        bool         // whether Root is a git work tree, for verify
+	// Mounts are the vaults mounted read-only ('mnemo vault add'): recalled
+	// under their names, never written.
+	Mounts []index.Source
 
 	// Session is the agent's session the server serves, as Claude Code
 	// gives it in CLAUDE_CODE_SESSION_ID; "" when the agent does not say.

@@ -42,6 +42,9 @@ var (
 	ErrNoHeader = errors.New("no header: a memory file starts with a '---' line")
 	ErrTooLarge = fmt.Errorf("file is larger than %d KiB: a memory holds one fact", MaxFileSize>>10)
 	ErrNotUTF8  = errors.New("not valid UTF-8")
+	// ErrConflict: git left conflict markers in the file; it is not read as
+	// a memory until a person resolves it.
+	ErrConflict = errors.New("git merge conflict")
 	ErrMissing  = errors.New("missing")
 )
 

@@ -39,6 +39,9 @@ func Parse(path string, data []byte) (*Memory, error) {
 	if !utf8.Valid(data) {
 		return nil, perr(invalidUTF8Line(data), ErrNotUTF8)
 	}
+	if err := conflictError(path, data); err != nil {
+		return nil, err
+	}
 	open, rest, ok := cutLine(data)
 	if !ok || strings.TrimRight(string(open), " \t\r\n") != "---" {
 		return nil, perr(1, ErrNoHeader)

@@ -70,8 +70,9 @@ func RenderIndex(old []byte, entries []Entry) []byte {
 			orphans = append(orphans, t+"\n")
 		}
 	}
-	before = dropLinks(before, unreviewed)
-	after = dropLinks(strings.Join(orphans, "")+after, unreviewed)
+	listed := listedNames(entries)
+	before = absorbNative(dropLinks(before, unreviewed), listed)
+	after = absorbNative(dropLinks(strings.Join(orphans, "")+after, unreviewed), listed)
 	budget := budget{
 		lines: MaxIndexLines - countLines(before) - countLines(after) - 2,
 		bytes: maxBytes - len(before) - len(after) - len(beginMarker) - len(endMarker) - 2,

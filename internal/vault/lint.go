@@ -140,6 +140,11 @@ func (v *Vault) lintIndex(entries []Entry) []Finding {
 			break
 		}
 	}
+	lines, names := nativeDuplicates(string(data), listedNames(entries))
+	for i, n := range lines {
+		out = append(out, Finding{File: rel, Line: n, Severity: SeverityWarning, Message: fmt.Sprintf(
+			"a line outside mnemo's block lists %s.md, which the block lists too: run 'mnemo reindex' (it absorbs the line)", names[i])})
+	}
 	if string(RenderIndex(data, entries)) != string(data) {
 		out = append(out, Finding{File: rel, Severity: SeverityWarning, Message: "out of date: run 'mnemo reindex'"})
 	}
