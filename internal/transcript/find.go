@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
 // CodexSessions returns the Codex CLI rollout files under dir
@@ -38,7 +40,7 @@ func CodexSessions(dir, root string) ([]string, error) {
 // codexCWD reads the folder a rollout file's session ran in from its
 // session_meta line, the first; "" when it has none.
 func codexCWD(path string) string {
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path, MaxFileSize) // a FIFO or a device is refused, never waited on
 	if err != nil {
 		return ""
 	}

@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
 // Gemini CLI records a session as one JSON document
@@ -265,7 +266,7 @@ func (c geminiCall) output() (string, bool) {
 // (the one its hooks send), reading no further than that key; "" when the
 // file is not a session.
 func GeminiSessionID(path string) string {
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path, MaxFileSize) // a FIFO or a device is refused, never waited on
 	if err != nil {
 		return ""
 	}

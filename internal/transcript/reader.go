@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"unicode/utf8"
+
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
 // DefaultMaxLineBytes is the longest line a [Reader] decodes. Longer lines
@@ -88,7 +90,7 @@ const lookback = 256 << 10
 // de-duplicate a response split across the two reads. Close the Reader
 // when done.
 func Open(path string, offset int64) (*Reader, error) {
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path, MaxFileSize) // a FIFO or a device is refused, never waited on
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
@@ -397,3 +399,10 @@ func fingerprint(b Block) uint64 {
 	}
 	return h
 }
+
+// MaxFileSize bounds the transcripts read: far past any real session (a
+// long Claude Code session is tens of MB), a bound against a sparse or
+// endless file named as one. Only regular files are read at all: a FIFO,
+// /dev/zero or /dev/urandom named as a transcript is refused, never
+// waited on.
+const MaxFileSize = 4 << 30

@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
 // SubagentFiles returns the sub-agent transcripts of the session whose main
@@ -38,7 +39,7 @@ func SubagentFiles(path string) ([]string, error) {
 // firstSessionID returns the sessionId of the first line of the file that
 // has one, looking at a few lines only; "" when it cannot tell.
 func firstSessionID(path string) string {
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path, MaxFileSize) // a FIFO or a device is refused, never waited on
 	if err != nil {
 		return ""
 	}
