@@ -22,6 +22,10 @@ type nativesCheck struct {
 	Stamp   string              `json:"stamp"`
 	Natives []provenance.Native `json:"natives"`
 	Keys    []index.Key         `json:"keys"` // of Natives, in order
+	// Conflicted are the project vault's memory files that a git merge
+	// left in conflict: found in the same pass, so that a session start
+	// does not read every file to look for them.
+	Conflicted []string `json:"conflicted,omitempty"`
 }
 
 // natives returns the memory files of both vaults that no one reviewed,
@@ -31,7 +35,7 @@ type nativesCheck struct {
 // and a file Claude Code writes is a new name); an edit in place leaves
 // the last check standing until then. When there are such files, MEMORY.md
 // is regenerated, which leaves them (and Claude Code's lines for them) out.
-func natives(ctx context.Context, w *world) (map[index.Key]provenance.Native, []provenance.Native) {
+func natives(ctx context.Context, w *world) (map[index.Key]provenance.Native, nativesCheck) {
 	path := filepath.Join(w.state, nativesFile)
 	stamp := folderStamp(w.sources())
 	var c nativesCheck
@@ -50,7 +54,7 @@ func natives(ctx context.Context, w *world) (map[index.Key]provenance.Native, []
 			byKey[c.Keys[i]] = n
 		}
 	}
-	return byKey, c.Natives
+	return byKey, c
 }
 
 // checkNatives lists both vaults and checks their unreviewed files.
@@ -86,6 +90,7 @@ func checkNatives(ctx context.Context, w *world) nativesCheck {
 			}
 		}
 	}
+	c.Conflicted = vault.Conflicted(w.p.VaultDir())
 	return c
 }
 

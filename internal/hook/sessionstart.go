@@ -38,7 +38,8 @@ const (
 // wrote. A session is given each memory once (see [session]): on resume,
 // only what it was not given yet; after a compaction, what the summary dropped.
 func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
-	native, all := natives(ctx, w) // first: it may regenerate MEMORY.md
+	native, check := natives(ctx, w) // first: it may regenerate MEMORY.md
+	all := check.Natives
 	br := newBrief(startBudget(w))
 	warning := provenance.Summary(all)
 	db, err := w.openIndex(ctx)
@@ -79,7 +80,7 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 	room := br.hold(br.left / 2) // the lines may not crowd out the bodies
 	addIndexes(br, w, s)
 	s.gaveLines(stale.keys, br.section("Possibly stale (the code they describe changed; verify before use):", stale.lines, "possibly stale: run `mnemo verify`"))
-	if c := vault.Conflicted(w.p.VaultDir()); len(c) > 0 && len(s.given) == 0 {
+	if c := check.Conflicted; len(c) > 0 && len(s.given) == 0 {
 		br.text(fmt.Sprintf("\nIn a git merge conflict, so not read as memories: %s. Resolve them, then run `mnemo reindex`.\n", strings.Join(c, ", ")))
 	}
 	if n := countDrafts(w.state); n > 0 && len(s.given) == 0 {

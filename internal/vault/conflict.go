@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
 // Conflicted returns the memory files of the folder dir that git left in
@@ -18,7 +19,7 @@ func Conflicted(dir string) []string {
 		if !isMemoryFile(de.Name()) {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, de.Name()))
+		data, err := safefile.Read(filepath.Join(dir, de.Name()), memory.MaxFileSize)
 		if err != nil || !bytes.Contains(data, []byte("<<<<<<<")) {
 			continue
 		}
