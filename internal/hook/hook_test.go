@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -210,4 +211,31 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("Decode(%q) lost the conversation id", data)
 		}
 	})
+}
+
+// TestStdinLeftOpen: a hook whose stdin stays open (its writer neither
+// finishes the JSON nor closes its end) returns by its deadline; one whose
+// writer sent the whole object and keeps the pipe open answers at once.
+func TestStdinLeftOpen(t *testing.T) {
+	root, r, out := setup(t)
+	r.deadlines = map[string]time.Duration{SessionStart: 200 * time.Millisecond}
+	writeMemory(t, filepath.Join(root, ".memory"), memory.New(memory.Header{Name: "a", Description: "A fact about the tests", Type: memory.TypeUser, Source: "manual"}, "a"))
+	for _, sent := range []string{"", `{"cwd":"` + root + `"`, `{"cwd":"` + root + `","session_id":"s1","source":"startup"}`} {
+		pr, pw := io.Pipe()
+		go pw.Write([]byte(sent)) // and never closed
+		ran := make(chan struct{})
+		go func() {
+			r.Run(context.Background(), SessionStart, pr)
+			close(ran)
+		}()
+		select {
+		case <-ran:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("with %q sent and stdin left open, the hook did not return", sent)
+		}
+		pw.Close()
+	}
+	if !strings.Contains(out.String(), "additionalContext") {
+		t.Errorf("the hook given a whole object on an open stdin printed %q, want its answer", out)
+	}
 }

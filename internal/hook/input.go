@@ -2,6 +2,7 @@ package hook
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -27,21 +28,18 @@ type Input struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// Decode reads a hook's input. It never fails: what cannot be read is
-// reported in err for the log, and the fields that could be read are kept.
+// Decode reads a hook's input: the first JSON value on r, so that a
+// writer that keeps its end open after the object is not waited for. It
+// never fails: what cannot be read is reported in err for the log, and the
+// fields that could be read are kept.
 func Decode(r io.Reader) (in Input, err error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxInput))
-	if err != nil {
-		return in, fmt.Errorf("read stdin: %w", err)
-	}
-	if len(data) == 0 {
-		return in, nil
-	}
 	// Decode field by field, so that one field of an unexpected type (a
 	// number where a string was) does not lose the others.
 	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return in, fmt.Errorf("decode input (%d bytes): %w", len(data), err)
+	if err := json.NewDecoder(io.LimitReader(r, MaxInput)).Decode(&raw); errors.Is(err, io.EOF) {
+		return in, nil // no input
+	} else if err != nil {
+		return in, fmt.Errorf("decode input: %w", err)
 	}
 	str := func(key string, dst *string) {
 		if v, ok := raw[key]; ok {

@@ -73,7 +73,7 @@ func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, limits[event])
 	defer cancel()
-	in, derr := Decode(stdin)
+	in, derr := decodeBy(ctx, stdin)
 	w := r.world(ctx, in)
 	if derr != nil {
 		w.log.Warn("hook input", "event", event, "err", derr)
@@ -166,3 +166,25 @@ func stateLog(dir string) *slog.Logger {
 }
 
 var errNoProject = errors.New("no project folder in the input or the environment")
+
+// decodeBy is [Decode] within ctx's deadline: a writer that never sends a
+// whole value nor closes its end (stdin left open) costs the hook its
+// deadline, not forever. The reading goroutine is left blocked; the
+// process ends right after.
+func decodeBy(ctx context.Context, r io.Reader) (Input, error) {
+	type decoded struct {
+		in  Input
+		err error
+	}
+	done := make(chan decoded, 1)
+	go func() {
+		in, err := Decode(r)
+		done <- decoded{in, err}
+	}()
+	select {
+	case d := <-done:
+		return d.in, d.err
+	case <-ctx.Done():
+		return Input{}, fmt.Errorf("read stdin: no whole input by the deadline: %w", ctx.Err())
+	}
+}
