@@ -114,10 +114,13 @@ func (r *Runner) handle(ctx context.Context, w *world, event string, in Input) (
 	switch event {
 	case SessionStart:
 		text, err := sessionStart(ctx, w, in)
-		return r.output("SessionStart", text), err
+		if err != nil {
+			return nil, err
+		}
+		return r.output("SessionStart", text, reviewNudge(w)), nil
 	case UserPromptSubmit:
 		text, err := userPromptSubmit(ctx, w, in)
-		return r.output("UserPromptSubmit", text), err
+		return r.output("UserPromptSubmit", text, ""), err
 	case PreCompact, SessionEnd:
 		return nil, capture(ctx, w, in, event, r.Spawn)
 	case Stop:
@@ -126,16 +129,17 @@ func (r *Runner) handle(ctx context.Context, w *world, event string, in Input) (
 	return nil, fmt.Errorf("unknown event %q", event)
 }
 
-// output wraps context for the agent; empty context prints nothing.
-func (r *Runner) output(event, context string) []byte {
-	if context == "" {
+// output wraps context for the agent, and a message for the person where
+// the agent shows one (systemMessage); both empty print nothing.
+func (r *Runner) output(event, context, message string) []byte {
+	if context == "" && message == "" {
 		return nil
 	}
 	var v any
 	switch r.Agent {
 	case "cursor":
-		if event != "SessionStart" {
-			return nil // Cursor takes no context before a prompt
+		if event != "SessionStart" || context == "" {
+			return nil // Cursor takes no context before a prompt, and shows no message
 		}
 		v = map[string]string{"additional_context": context}
 	case "gemini":
@@ -144,7 +148,14 @@ func (r *Runner) output(event, context string) []byte {
 		}
 		fallthrough
 	default:
-		v = map[string]any{"hookSpecificOutput": map[string]string{"hookEventName": event, "additionalContext": context}}
+		out := map[string]any{}
+		if context != "" {
+			out["hookSpecificOutput"] = map[string]string{"hookEventName": event, "additionalContext": context}
+		}
+		if message != "" {
+			out["systemMessage"] = message
+		}
+		v = out
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
