@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/staleness"
 )
 
 type editOptions struct {
@@ -82,6 +83,7 @@ func runEdit(ctx context.Context, f *Factory, opts editOptions) error {
 		return keepEdit(f, after, fmt.Errorf("%s changed while you were editing it", displayPath(f, v.Path(opts.name))))
 	}
 	if _, err := v.UpdateLocked(opts.name, func(cur *memory.Memory) error {
+		staleness.Retype(cur, m, now)
 		*cur = *m
 		return nil
 	}); err != nil {

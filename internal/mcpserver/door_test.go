@@ -121,3 +121,18 @@ func TestReadsRedactSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateTypeRecomputesReviewBy: a project memory made feedback loses
+// the project's review date (gc would have deleted it at that horizon);
+// made project again, it gets one.
+func TestUpdateTypeRecomputesReviewBy(t *testing.T) {
+	f := newFixture(t, map[string]string{".memory/small-prs.md": mem("small-prs", "project", "The team keeps pull requests small", "Under 300 lines.", "review_by: 2027-02-28\n")})
+	f.ok("update", map[string]any{"name": "small-prs", "type": "feedback"}, nil)
+	if m := f.load("small-prs"); !m.ReviewBy.IsZero() {
+		t.Errorf("feedback memory has review_by %v, want none", m.ReviewBy)
+	}
+	f.ok("update", map[string]any{"name": "small-prs", "type": "project"}, nil)
+	if m := f.load("small-prs"); m.ReviewBy.IsZero() {
+		t.Error("made project again, the memory has no review_by")
+	}
+}

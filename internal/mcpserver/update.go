@@ -112,7 +112,9 @@ func (s *Server) applyUpdate(ctx context.Context, m *memory.Memory, in updateInp
 			return nil, fmt.Errorf("type %q is not one of user, feedback, project, reference", in.Type)
 		}
 		set("type", memory.Type(in.Type) != m.Type)
+		before := m.Clone()
 		m.Type = memory.Type(in.Type)
+		staleness.Retype(before, m, now)
 	}
 	if in.Why != "" {
 		set("why", in.Why != m.Why)

@@ -46,3 +46,27 @@ func TestPolicy(t *testing.T) {
 		t.Errorf("old draft: %q %v", r, ok)
 	}
 }
+
+func TestRetype(t *testing.T) {
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	due := time.Date(2027, 1, 30, 0, 0, 0, 0, time.UTC)
+	mem := func(typ memory.Type, reviewBy time.Time) *memory.Memory {
+		return memory.New(memory.Header{Name: "x", Description: "x", Type: typ, ReviewBy: reviewBy}, "x")
+	}
+	tests := []struct {
+		name          string
+		before, after *memory.Memory
+		want          time.Time
+	}{
+		{"project made feedback: no horizon", mem(memory.TypeProject, due), mem(memory.TypeFeedback, due), time.Time{}},
+		{"feedback made project: 90 days", mem(memory.TypeFeedback, time.Time{}), mem(memory.TypeProject, time.Time{}), time.Date(2027, 3, 1, 0, 0, 0, 0, time.UTC)},
+		{"same type: kept", mem(memory.TypeProject, due), mem(memory.TypeProject, due), due},
+		{"a date set by the change: kept", mem(memory.TypeProject, due), mem(memory.TypeFeedback, now), now},
+	}
+	for _, tt := range tests {
+		Retype(tt.before, tt.after, now)
+		if !tt.after.ReviewBy.Equal(tt.want) {
+			t.Errorf("%s: review_by = %v, want %v", tt.name, tt.after.ReviewBy, tt.want)
+		}
+	}
+}

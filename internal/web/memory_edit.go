@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/staleness"
 )
 
 // errChanged is an edit of a file that changed since the page showed it.
@@ -40,6 +41,7 @@ func (s *Server) memoryEdit(w http.ResponseWriter, r *http.Request) {
 		if string(cur.Render()) != before {
 			return errChanged
 		}
+		staleness.Retype(cur, m, now)
 		*cur = *m
 		return nil
 	})
