@@ -288,3 +288,59 @@ func FuzzHeuristic(f *testing.F) {
 		}
 	})
 }
+
+// TestBrokenCheck: a test, build or lint command that fails to the end of
+// the session is a TODO, never advice to stop running it, even when the
+// session went on with another command of its family.
+func TestBrokenCheck(t *testing.T) {
+	tests := []struct {
+		name, script, words string
+	}{
+		{"build then dev server", `cwd: /home/dev/app
+---
+user: Make the app build.
+tool: Bash npm run build => error: [TypeError: generate is not a function]
+tool: Bash npm run build => error: [TypeError: generate is not a function]
+assistant: Let me try the dev server instead.
+tool: Bash npx next dev --port 3000 => ok
+assistant: The dev server runs.
+`, "generate is not a function"},
+		{"go test once", `cwd: /home/dev/svc
+---
+user: Add the retry.
+tool: Edit retry.go => ok
+tool: Bash go test ./... => error: --- FAIL: TestRetry (0.00s)
+  retry_test.go:12: got 2 attempts, want 3
+assistant: I added the retry.
+`, "want 3"},
+		{"cargo clippy abandoned for cargo build", `cwd: /home/dev/crate
+---
+user: Clean up the warnings.
+tool: Bash cargo clippy -- -D warnings => error: error: this function has too many arguments (9/7)
+tool: Bash cargo clippy -- -D warnings => error: error: this function has too many arguments (9/7)
+tool: Bash cargo build => ok
+assistant: It builds.
+`, "too many arguments"},
+	}
+	h := NewHeuristic(Config{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cands, _, err := h.Extract(context.Background(), scriptDigest(t, tt.script, ""))
+			if err != nil {
+				t.Fatal(err)
+			}
+			todo := false
+			for _, c := range cands {
+				if c.Category == CategoryDeadEnd {
+					t.Errorf("dead end %q for a broken check", c.Description)
+				}
+				if c.Category == CategoryTodo && strings.Contains(c.Description+c.Fact, tt.words) {
+					todo = true
+				}
+			}
+			if !todo {
+				t.Errorf("no TODO naming %q in %+v", tt.words, cands)
+			}
+		})
+	}
+}
