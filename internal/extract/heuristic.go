@@ -78,6 +78,9 @@ func (h *Heuristic) Extract(ctx context.Context, d *transcript.Digest) ([]Candid
 		case transcript.TurnContinued:
 			prev = t
 		}
+		if t.Kind != transcript.TurnAgent {
+			out = append(out, h.replies(t, ps)...)
+		}
 	}
 	out = append(out, h.deadEnds(d, ps)...)
 	out = append(out, h.todos(d, ps)...)
@@ -101,17 +104,26 @@ func (h *Heuristic) statements(t, prev *transcript.Turn, ps paths) []Candidate {
 		if it.Kind != transcript.ItemUser || strings.HasPrefix(strings.TrimSpace(it.Text), "/") {
 			continue
 		}
-		spec := utf8.RuneCountInString(it.Text) > specPrompt && !h.rules.lasting.MatchString(lower(it.Text))
 		ss := sentences(it.Text)
 		corrected := prev != nil && acted(prev) && len(ss) > 0 && h.rules.correction.MatchString(lower(ss[0].text))
-		stmts := h.group(ss, spec)
-		for _, st := range stmts[:min(len(stmts), maxPerPrompt)] {
-			out = append(out, h.fromStatement(st, t, corrected, ps))
-		}
-		if corrected && len(stmts) == 0 {
-			if c, ok := h.correctionOnly(ss, t, prev, ps); ok {
-				out = append(out, c)
-			}
+		out = append(out, h.stated(it.Text, ss, t, prev, corrected, ps)...)
+	}
+	return out
+}
+
+// stated returns the candidates the user's words text (split into ss)
+// state in turn t; corrected says they correct what the assistant did in
+// prev.
+func (h *Heuristic) stated(text string, ss []sentence, t, prev *transcript.Turn, corrected bool, ps paths) []Candidate {
+	var out []Candidate
+	spec := utf8.RuneCountInString(text) > specPrompt && !h.rules.lasting.MatchString(lower(text))
+	stmts := h.group(ss, spec)
+	for _, st := range stmts[:min(len(stmts), maxPerPrompt)] {
+		out = append(out, h.fromStatement(st, t, corrected, ps))
+	}
+	if corrected && len(stmts) == 0 {
+		if c, ok := h.correctionOnly(ss, t, prev, ps); ok {
+			out = append(out, c)
 		}
 	}
 	return out

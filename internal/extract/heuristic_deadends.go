@@ -1,12 +1,12 @@
 package extract
 
 import (
-	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
 	"path"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/transcript"
 )

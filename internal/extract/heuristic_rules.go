@@ -49,6 +49,9 @@ type rules struct {
 	projectMarker *regexp.Regexp
 	codeNoun      *regexp.Regexp
 	toUser        *regexp.Regexp
+	oneOff        *regexp.Regexp
+	agentManner   *regexp.Regexp
+	whichQuestion *regexp.Regexp
 }
 
 func newRules() *rules {
@@ -86,11 +89,17 @@ func newRules() *rules {
 		todo: re(`\bstill (?:needs?|has to|have to|missing|to do|doesn't|does not|isn't|is not|fails?|broken)\b|\bnot yet\b|\b(?:doesn't|does not|don't|do not|isn't|is not|aren't|are not|hasn't|has not|haven't|have not|wasn't|won't) [^.;]*\byet\b` +
 			`|\byet to be\b|\bleft to do\b|\bremaining (?:work|issue|step)s?\b|\bremains? to be\b|\bfollow-?ups?\b|\bnext steps?\b|\bwill need to\b|\bneeds? to be (?:done|added|implemented|fixed|handled|wired|updated)\b` +
 			`|\bnot (?:implemented|handled|covered|supported) (?:yet|so far)\b|\bknown (?:issue|limitation)s?\b|\bunresolved\b|\b(?:couldn't|could not|wasn't able to|was not able to|was unable to) (?:fix|get|resolve|make|reproduce|figure)\b|\bout of scope\b`),
-		todoMarker:    re(`(?:^|\s)(?:TODO|FIXME|XXX)(?:\(\w+\))?\s*[:—-]|(?i:^to-?do:)`),
-		todoHeading:   re(`^(?:#+\s*)?\**(?:next steps?|todo|todos|remaining(?: work)?|follow-?ups?|open questions|known issues|limitations|not done|left to do)\**:?\**$`),
-		notTodo:       re(`\b(?:would you like|do you want|let me know|if you (?:want|like|need)|you can now|feel free|shall i|should i)\b|\?$`),
-		pathToken:     re("(?:^|[\\s`'\"(])((?:\\.{0,2}/)?[\\w.@-]+(?:/[\\w.@-]+)*/?)"),
-		codeNoun:      re(`\b(?:errors?|exceptions?|tests?|functions?|components?|modules?|packages?|imports?|files?|folders?|directory|class(?:es)?|types?|interfaces?|variables?|logs?|logging|requests?|responses?|endpoints?|apis?|database|db|migrations?|quer(?:y|ies)|schemas?|tables?|commits?|branch(?:es)?|dependenc(?:y|ies)|lockfiles?|builds?|deploys?|releases?|config(?:uration)?|secrets?|handlers?|routes?|styles?|css|code|comments?|docs?|readme)\b`),
+		todoMarker:  re(`(?:^|\s)(?:TODO|FIXME|XXX)(?:\(\w+\))?\s*[:—-]|(?i:^to-?do:)`),
+		todoHeading: re(`^(?:#+\s*)?\**(?:next steps?|todo|todos|remaining(?: work)?|follow-?ups?|open questions|known issues|limitations|not done|left to do)\**:?\**$`),
+		notTodo:     re(`\b(?:would you like|do you want|let me know|if you (?:want|like|need)|you can now|feel free|shall i|should i)\b|\?$`),
+		pathToken:   re("(?:^|[\\s`'\"(])((?:\\.{0,2}/)?[\\w.@-]+(?:/[\\w.@-]+)*/?)"),
+		codeNoun:    re(`\b(?:errors?|exceptions?|tests?|functions?|components?|modules?|packages?|imports?|files?|folders?|directory|class(?:es)?|types?|interfaces?|variables?|logs?|logging|requests?|responses?|endpoints?|apis?|database|db|migrations?|quer(?:y|ies)|schemas?|tables?|commits?|branch(?:es)?|dependenc(?:y|ies)|lockfiles?|builds?|deploys?|releases?|config(?:uration)?|secrets?|handlers?|routes?|styles?|css|code|comments?|docs?|readme)\b`),
+		// Questions whose answer holds for this moment only.
+		oneOff: re(`\b(?:proceed|go ahead|continue|ready|right now|now\?|this time|just this once|try again|retry|shall i (?:start|begin|do it|run it)|should i (?:start|begin|do it|run it|commit (?:this|it|now)|push (?:this|it|now)))\b`),
+		// Questions about how the agent should work with the user.
+		agentManner: re(`\b(?:should i|shall i|do you want me to|would you like me to|how (?:should|do you want) (?:me|i))\b.*\b(?:always|every time|each time|from now on|in future|explain|report|summari[sz]e|ask|confirm|respond|reply|notify|tell you|show you)\b`),
+		// "Which tools should we set up", "What rig do these beads belong to".
+		whichQuestion: re(`(?i)^(?:which|what)\s+(\S+(?:\s+\S+)?)\s+(do|does|did|should|shall|will|would|can|could|must)\s+(we|i|you|they|these \S+|those \S+|the \S+|this \S+|it)\s+(.+)$`),
 		toUser:        re(`\b(?:me|my|i|ask|explain|tell|show|summari[sz]e|answer|reply|respond|confirm|check with)\b`),
 		projectMarker: re("`|\\bhere\\b|\\bthis (?:repo|repository|project|codebase)\\b|\\b[\\w.-]+/[\\w./-]*|\\b[\\w-]+\\.(?:go|ts|tsx|js|py|rs|rb|ex|exs|java|kt|swift|sql|yaml|yml|json|toml|md|sh|css|html)\\b"),
 	}

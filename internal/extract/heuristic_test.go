@@ -344,3 +344,55 @@ assistant: It builds.
 		})
 	}
 }
+
+// TestReplies: the user's answers to the agent's questions and the
+// feedback they give when rejecting a tool call are their words: each
+// answer is a decision keyed by what the question settles, each rule in
+// feedback a candidate; answers for the moment only are not kept.
+func TestReplies(t *testing.T) {
+	ask := func(q, opts, answer string) string {
+		return `tool: AskUserQuestion {"questions":[{"question":"` + q + `","options":[` + opts + `]}]} => ok: User has answered your questions: "` + q + `"="` + answer + `". You can now continue with the user's answers in mind.`
+	}
+	tests := []struct {
+		name, events string
+		want         []string // descriptions, in order
+		category     string
+	}{
+		{"which noun should we", ask("Which database should we use for tests?", `{"label":"SQLite","description":"In memory, no server"},{"label":"Postgres","description":"The production engine"}`, "SQLite"),
+			[]string{"Database to use for tests: SQLite"}, CategoryDecision},
+		{"which noun do subject verb", ask("Which package do these handlers belong to? (the repo has two)", `{"label":"api","description":"The public API"},{"label":"admin","description":"Internal tools"}`, "admin"),
+			[]string{"Package these handlers belong to: admin"}, CategoryDecision},
+		{"other shape kept as asked", ask("How should errors be reported to the caller?", ``, "As problem+json bodies"),
+			[]string{"How should errors be reported to the caller: As problem+json bodies"}, CategoryDecision},
+		{"about the agent's manner", ask("Should I ask before running migrations from now on?", `{"label":"Yes","description":""},{"label":"No","description":""}`, "Yes"),
+			[]string{"Should I ask before running migrations from now on: Yes"}, CategoryPreference},
+		{"for the moment only", ask("Shall I proceed with the refactor?", `{"label":"Yes","description":""}`, "Yes"), nil, ""},
+		{"rejection with a rule", `tool: Bash npm install left-pad => error: The user doesn't want to proceed with this tool use. The tool use was rejected. To tell you how to proceed, the user said:
+  No, we use pnpm in this repo, never npm.`,
+			[]string{"We use pnpm in this repo, never npm"}, CategoryConvention},
+		{"rejection with an instruction", `tool: Edit db/schema.sql => error: The user doesn't want to proceed with this tool use. The tool use was rejected. To tell you how to proceed, the user said:
+  Don't edit db/schema.sql by hand, always regenerate it with make schema.`,
+			[]string{"Don't edit db/schema.sql by hand, always regenerate it with make schema"}, CategoryConvention},
+		{"rejection without words", `tool: Bash rm -rf build => error: The user doesn't want to proceed with this tool use. The tool use was rejected.`, nil, ""},
+	}
+	h := NewHeuristic(Config{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "cwd: /home/dev/app\n---\nuser: Set up the test database.\n" + tt.events + "\nassistant: Done.\n"
+			cands, _, err := h.Extract(context.Background(), scriptDigest(t, src, ""))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range cands {
+				got = append(got, c.Description)
+				if c.Category != tt.category {
+					t.Errorf("%q: category %s, want %s", c.Description, c.Category, tt.category)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("descriptions = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
