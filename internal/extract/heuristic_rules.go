@@ -50,6 +50,9 @@ type rules struct {
 	codeNoun      *regexp.Regexp
 	toUser        *regexp.Regexp
 	oneOff        *regexp.Regexp
+	problem       *regexp.Regexp
+	vagueProblem  *regexp.Regexp
+	fixed         *regexp.Regexp
 	agentManner   *regexp.Regexp
 	whichQuestion *regexp.Regexp
 }
@@ -94,6 +97,13 @@ func newRules() *rules {
 		notTodo:     re(`\b(?:would you like|do you want|let me know|if you (?:want|like|need)|you can now|feel free|shall i|should i)\b|\?$`),
 		pathToken:   re("(?:^|[\\s`'\"(])((?:\\.{0,2}/)?[\\w.@-]+(?:/[\\w.@-]+)*/?)"),
 		codeNoun:    re(`\b(?:errors?|exceptions?|tests?|functions?|components?|modules?|packages?|imports?|files?|folders?|directory|class(?:es)?|types?|interfaces?|variables?|logs?|logging|requests?|responses?|endpoints?|apis?|database|db|migrations?|quer(?:y|ies)|schemas?|tables?|commits?|branch(?:es)?|dependenc(?:y|ies)|lockfiles?|builds?|deploys?|releases?|config(?:uration)?|secrets?|handlers?|routes?|styles?|css|code|comments?|docs?|readme)\b`),
+		// A report that something of the project misbehaves.
+		problem: re(`\S\s+(?:still\s+)?(?:does not|doesn't|do not|don't|will not|won't|is not|isn't|are not|aren't|can't|cannot|never)\s+(?:work|load|render|scroll|show|display|start|compile|build|connect|respond|save|update|refresh|open|close|appear|trigger|fire)\w*\b` +
+			`|\b(?:is|are) (?:still )?broken\b|\bstill (?:fails?|failing|broken|crash(?:es|ing)?|hangs?|not working)\b|\b(?:stopped|stops) working\b`),
+		// A report with no subject of its own: "that doesn't work".
+		vagueProblem: re(`^(?:(?:no|hmm|ugh|nope|but|still)[,.!]?\s+)*(?:that|this|it|your \w+|the (?:fix|change|patch))\s+(?:still\s+)?(?:does|do|is|will|won|isn|can|never|stopped)`),
+		// Words saying a problem was fixed.
+		fixed: re(`\b(?:fixed|works now|now works|working now|now working|resolved|solved|that did it|that did the trick)\b`),
 		// Questions whose answer holds for this moment only.
 		oneOff: re(`\b(?:proceed|go ahead|continue|ready|right now|now\?|this time|just this once|try again|retry|shall i (?:start|begin|do it|run it)|should i (?:start|begin|do it|run it|commit (?:this|it|now)|push (?:this|it|now)))\b`),
 		// Questions about how the agent should work with the user.

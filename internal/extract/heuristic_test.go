@@ -396,3 +396,43 @@ func TestReplies(t *testing.T) {
 		})
 	}
 }
+
+// TestReported: a problem the user reports in a prompt, that nothing later
+// says was fixed, is open work; a vague "that doesn't work" or a problem
+// fixed later in the session is not.
+func TestReported(t *testing.T) {
+	tests := []struct {
+		name, events string
+		want         []string
+	}{
+		{"still does not work, a question", "user: scrolling the log panel still does not work on Safari (maybe the page eats the wheel events)? look it up\nassistant: Let me search.",
+			[]string{"Unresolved: Scrolling the log panel still does not work on Safari (maybe the page eats the wheel events)"}},
+		{"is broken", "user: The CSV export is broken for accounts with no orders.\nassistant: I'll look.",
+			[]string{"Unresolved: The CSV export is broken for accounts with no orders"}},
+		{"won't connect", "user: The worker won't connect to Redis when TLS is on.\nassistant: Checking the config.",
+			[]string{"Unresolved: The worker won't connect to Redis when TLS is on"}},
+		{"fixed later by the assistant", "user: The CSV export is broken for accounts with no orders.\ntool: Edit export.go => ok\nassistant: Fixed: the export now handles empty accounts.", nil},
+		{"fixed, says the user", "user: The sidebar doesn't render on mobile widths at all.\ntool: Edit sidebar.css => ok\nuser: works now, thanks", nil},
+		{"vague", "user: No, that still doesn't work for me.\nassistant: Let me try again.", nil},
+		{"an instruction, not a report", "user: Don't build the docs in CI.\nassistant: OK.", nil},
+	}
+	h := NewHeuristic(Config{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "cwd: /home/dev/app\n---\n" + tt.events + "\n"
+			cands, _, err := h.Extract(context.Background(), scriptDigest(t, src, ""))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range cands {
+				if c.Category == CategoryTodo {
+					got = append(got, c.Description)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("todos = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
