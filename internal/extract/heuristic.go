@@ -85,6 +85,7 @@ func (h *Heuristic) Extract(ctx context.Context, d *transcript.Digest) ([]Candid
 	out = append(out, h.deadEnds(d, ps)...)
 	out = append(out, h.todos(d, ps)...)
 	out = append(out, h.reported(d, ps)...)
+	out = append(out, h.unattended(d, ps)...)
 	return finish(out, h.redactor, d.Meta.End), Usage{}, nil
 }
 

@@ -53,6 +53,7 @@ type rules struct {
 	problem       *regexp.Regexp
 	vagueProblem  *regexp.Regexp
 	fixed         *regexp.Regexp
+	waitsForInput *regexp.Regexp
 	agentManner   *regexp.Regexp
 	whichQuestion *regexp.Regexp
 }
@@ -102,6 +103,8 @@ func newRules() *rules {
 			`|\b(?:is|are) (?:still )?broken\b|\bstill (?:fails?|failing|broken|crash(?:es|ing)?|hangs?|not working)\b|\b(?:stopped|stops) working\b`),
 		// A report with no subject of its own: "that doesn't work".
 		vagueProblem: re(`^(?:(?:no|hmm|ugh|nope|but|still)[,.!]?\s+)*(?:that|this|it|your \w+|the (?:fix|change|patch))\s+(?:still\s+)?(?:does|do|is|will|won|isn|can|never|stopped)`),
+		// Prose saying a command stopped to ask something.
+		waitsForInput: re(`\b(?:waiting for (?:input|an? (?:answer|response|reply|confirmation|selection))|(?:is|was|it's|seems) (?:still )?interactive|interactive (?:prompts?|questions?|mode|input)|prompt(?:s|ed|ing)? (?:for|about|me|us)|asks? (?:for|about) (?:input|confirmation)|needs? (?:input|an answer|confirmation)|stuck (?:at|on) (?:a|the) prompt)\b`),
 		// Words saying a problem was fixed.
 		fixed: re(`\b(?:fixed|works now|now works|working now|now working|resolved|solved|that did it|that did the trick)\b`),
 		// Questions whose answer holds for this moment only.

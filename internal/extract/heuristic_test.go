@@ -436,3 +436,41 @@ func TestReported(t *testing.T) {
 		})
 	}
 }
+
+// TestUnattended: a command that stopped at an interactive prompt and then
+// ran with its answers piped in or a flag that skips them is a dead end
+// with that workaround; not when the last run still waited, or nothing
+// said it was waiting.
+func TestUnattended(t *testing.T) {
+	tests := []struct {
+		name, events, want string
+	}{
+		{"yes piped in", "tool: Bash npx create-vite@latest web --template react => ok\nassistant: The command is waiting for input about the package name.\ntool: Bash echo \"\" | npx create-vite@latest web --template react => ok\nassistant: Still prompting for the framework.\ntool: Bash yes \"\" | npx create-vite@latest web --template react => ok\nassistant: The project was created.",
+			"Run `npx create-vite@latest web` unattended: it waits for interactive answers"},
+		{"a flag", "tool: Bash cd infra && terraform apply => ok\nassistant: It prompts for confirmation before applying.\ntool: Bash cd infra && terraform apply -auto-approve -input=false => ok\nassistant: Applied.",
+			"Run `terraform apply` unattended: it waits for interactive answers"},
+		{"--yes", "tool: Bash npx shadcn@latest init => ok\nassistant: It seems interactive: it asks about the style.\ntool: Bash npx shadcn@latest init --yes => ok\nassistant: Initialised with the defaults.",
+			"Run `npx shadcn@latest init` unattended: it waits for interactive answers"},
+		{"still waiting at the end", "tool: Bash npm init => ok\nassistant: It is waiting for input.\ntool: Bash yes | npm init => ok\nassistant: It is still waiting for input on the licence.", ""},
+		{"no prompt seen", "tool: Bash npm install => ok\nassistant: Installed.\ntool: Bash yes | npm install => ok\nassistant: Done.", ""},
+	}
+	h := NewHeuristic(Config{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "cwd: /home/dev/app\n---\nuser: Scaffold the app.\n" + tt.events + "\n"
+			cands, _, err := h.Extract(context.Background(), scriptDigest(t, src, ""))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			for _, c := range cands {
+				if c.Category == CategoryDeadEnd {
+					got = c.Description
+				}
+			}
+			if got != tt.want {
+				t.Errorf("dead end %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
