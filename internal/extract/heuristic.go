@@ -190,13 +190,9 @@ func (h *Heuristic) fromStatement(st *statement, t *transcript.Turn, corrected b
 	if m := h.rules.correction.FindStringIndex(lower(text)); corrected && m != nil {
 		text = strings.TrimLeft(text[m[1]:], " ,.!:-") // "No, we only write…" states "We only write…"
 	}
-	text = tidy(text)
-	key := text
-	if m := h.rules.rememberLead.FindStringSubmatchIndex(lower(text)); m != nil && len(st.sentences) == 1 {
-		key = capitalize(strings.TrimSpace(text[m[2]:]))
-	}
+	text = h.distil(text)
 	c := Candidate{
-		Description: describe(key),
+		Description: describe(text),
 		Fact:        cutRunes(text, maxFactLen),
 		Files:       h.files(text, ps),
 		Why:         "the user stated it in turn " + strconv.Itoa(t.Index),
@@ -228,6 +224,20 @@ func (h *Heuristic) fromStatement(st *statement, t *transcript.Turn, corrected b
 		c.Why = "the user asked to remember it in turn " + strconv.Itoa(t.Index)
 	}
 	return c
+}
+
+// distil reduces the user's words to the fact they state: without the
+// request to remember it ("Remember that …", "…, keep that in mind"), the
+// fillers before it ("basically", "just so you know") and spaces.
+func (h *Heuristic) distil(text string) string {
+	text = tidy(text)
+	if m := h.rules.rememberLead.FindStringSubmatchIndex(lower(text)); m != nil && m[0] == 0 {
+		text = text[m[2]:]
+	}
+	if m := h.rules.rememberTail.FindStringIndex(lower(text)); m != nil && m[0] > 0 {
+		text = text[:m[0]]
+	}
+	return tidy(strings.TrimRight(text, " ,;:—–-"))
 }
 
 // ruleKind says whether an instruction is a convention of the project

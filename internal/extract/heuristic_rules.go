@@ -25,6 +25,7 @@ type rules struct {
 	rememberOnly  *regexp.Regexp
 	rememberLead  *regexp.Regexp
 	rememberIn    *regexp.Regexp
+	rememberTail  *regexp.Regexp
 	directive     *regexp.Regexp
 	notDirective  *regexp.Regexp
 	noVerb        *regexp.Regexp
@@ -67,6 +68,8 @@ func newRules() *rules {
 		rememberOnly: re(lead + `(?:please\s+)?(?:remember|note|memori[sz]e|keep in mind|don't forget)\s*(?:that|this|it|these|those)?\s*(?:for (?:next time|the future|later|future sessions))?\s*[.!]*$`),
 		// "Remember that the staging DB is read-only." "Keep in mind: …"
 		rememberLead: re(lead + `(?:please\s+)?(?:remember|keep in mind|note for (?:the )?future|for future reference|(?:don't|do not) forget (?:that|this)|make a note|memori[sz]e)(?:\s+(?:that|this))?\s*[:,]?\s+(.{6,})`),
+		// "…, remember that." "… — keep this in mind for next time!"
+		rememberTail: re(`(?:[\s,;:—–-]+|\.\s+)(?:(?:and|so|please|ok)\s+)*(?:remember (?:that|this|it)|keep (?:that|this|it) in mind|(?:don't|do not) forget (?:that|this|it)|note (?:that|this)|for future reference)(?:\s+(?:for (?:next time|the future|later|future sessions)|going forward|from now on))?\s*[.!]*$`),
 		rememberIn:   re(`\b(?:please remember|remember (?:this|that)|keep (?:this|that) in mind|for future reference|for next time|note (?:this|that) for (?:next time|the future))\b`),
 		directive: re(`(?:^|[;:—]\s*|\s-\s|,\s*(?:and|but|so)\s+|\b(?:and|but|so)\s+)` + strings.TrimPrefix(lead, "^") +
 			`(?:always|never|don't|dont|do not|avoid|prefer|make sure (?:to|you)|be sure to|from now on|going forward|in (?:the )?future|no more|stop \w+ing|only ever|under no circumstances|use \S+(?: \S+)? (?:instead of|rather than|over|not)\b)` +

@@ -474,3 +474,33 @@ func TestUnattended(t *testing.T) {
 		})
 	}
 }
+
+// TestDistil: what the user asked to remember becomes a fact without the
+// request, the fillers and the correction around it, in description and
+// body alike.
+func TestDistil(t *testing.T) {
+	tests := []struct{ said, want string }{
+		{"No, we use pnpm, not npm — remember that", "We use pnpm, not npm"},
+		{"Remember that we use pnpm, not npm, in web/.", "We use pnpm, not npm, in web/"},
+		{"Please remember: the staging DB is read-only, so never run migrations there.", "The staging DB is read-only, so never run migrations there"},
+		{"ok so basically we always squash merge PRs here, keep that in mind", "We always squash merge PRs here"},
+		{"Just so you know, I prefer short commit messages.", "I prefer short commit messages"},
+		{"Note for the future: integration tests need docker running.", "Integration tests need docker running"},
+		{"FYI, we never deploy on Fridays. Don't forget that for next time!", "We never deploy on Fridays"},
+	}
+	h := NewHeuristic(Config{})
+	for _, tt := range tests {
+		src := "cwd: /home/dev/app\n---\nuser: Fix the build.\ntool: Bash make => ok\nassistant: Done.\nuser: " + tt.said + "\nassistant: Noted.\n"
+		cands, _, err := h.Extract(context.Background(), scriptDigest(t, src, ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cands) != 1 {
+			t.Errorf("%q: %d candidates, want 1: %+v", tt.said, len(cands), cands)
+			continue
+		}
+		if c := cands[0]; c.Description != tt.want || strings.TrimRight(c.Fact, ".") != tt.want {
+			t.Errorf("%q: description %q, fact %q; want %q", tt.said, c.Description, c.Fact, tt.want)
+		}
+	}
+}
