@@ -13,7 +13,7 @@ import (
 
 // deadEnds returns the shell commands that failed at least twice, were
 // never made to work, and were given up for a different command of the
-// same family that worked. A command that failed and later succeeded is
+// same family that worked in the foreground. A command that failed and later succeeded is
 // ordinary debugging, not a dead end; so are failures of the file tools,
 // which are about the assistant's own protocol. A test, build or lint
 // command that fails to the end is work left open, not advice to stop
@@ -68,7 +68,9 @@ func alternative(d *transcript.Digest, c *transcript.ToolCall) *transcript.ToolC
 				seen = true
 				continue
 			}
-			if !seen || o == nil || !shell(o.Name) || o.Interrupted {
+			// A command started in the background only started: its
+			// success proves nothing.
+			if !seen || o == nil || !shell(o.Name) || o.Interrupted || o.Background {
 				continue
 			}
 			if slices.Equal(signature(o.Arg), sig) {
@@ -87,16 +89,15 @@ func deadEnd(f *transcript.Failure, alt *transcript.ToolCall, ps paths, h *Heuri
 	bad, good := shortCommand(f.Call.Arg, 60), shortCommand(alt.Arg, 60)
 	best, msg := errorLines(f.Call.Error)
 	n := times(f.Count)
-	desc := "Don't retry `" + bad + "`"
+	desc := "Use `" + good + "`, not `" + bad + "`"
 	if best != "" {
 		desc += " (" + cutRunes(best, 60) + ")"
 	}
-	desc += "; `" + good + "` worked instead"
-	fact := "`" + f.Call.Arg + "` failed " + n + " in turn " + strconv.Itoa(f.Call.Turn)
+	fact := "`" + f.Call.Arg + "` fails here"
 	if msg != "" {
 		fact += " with: " + msg
 	}
-	fact += ". The session gave up on it; `" + alt.Arg + "` worked instead."
+	fact += " (" + n + " in turn " + strconv.Itoa(f.Call.Turn) + "); `" + alt.Arg + "` works instead."
 	conf := confWeak
 	if f.Count >= 3 {
 		conf += 0.05

@@ -504,3 +504,36 @@ func TestDistil(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadEnds: a command given up for another that worked is a rule
+// naming both; a command that only started in the background is no fix.
+func TestDeadEnds(t *testing.T) {
+	tests := []struct {
+		name, events, want string
+	}{
+		{"compose v1 to v2", "tool: Bash docker-compose up -d => error: bash: docker-compose: command not found\ntool: Bash docker-compose up -d => error: bash: docker-compose: command not found\ntool: Bash docker compose up -d => ok",
+			"Use `docker compose up -d`, not `docker-compose up -d` (docker-compose: command not found)"},
+		{"pip to uv", "tool: Bash pip install -r requirements.txt => error: error: externally-managed-environment\ntool: Bash pip install --user -r requirements.txt => error: error: externally-managed-environment\ntool: Bash uv pip install -r requirements.txt => ok",
+			"Use `uv pip install -r requirements.txt`, not `pip install -r requirements.txt` (error: externally-managed-environment)"},
+		{"a background start is no fix", "tool: Bash npm start => error: Error: Cannot find module 'dotenv'\ntool: Bash npm start => error: Error: Cannot find module 'dotenv'\ntool: Bash& npx serve dist => ok", ""},
+	}
+	h := NewHeuristic(Config{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "cwd: /home/dev/app\n---\nuser: Run it.\n" + tt.events + "\nassistant: Done.\n"
+			cands, _, err := h.Extract(context.Background(), scriptDigest(t, src, ""))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			for _, c := range cands {
+				if c.Category == CategoryDeadEnd {
+					got = c.Description
+				}
+			}
+			if got != tt.want {
+				t.Errorf("dead end %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
