@@ -116,7 +116,10 @@ func newRules() *rules {
 		agentManner: re(`\b(?:should i|shall i|do you want me to|would you like me to|how (?:should|do you want) (?:me|i))\b.*\b(?:always|every time|each time|from now on|in future|explain|report|summari[sz]e|ask|confirm|respond|reply|notify|tell you|show you)\b`),
 		// "Which tools should we set up", "What rig do these beads belong to".
 		whichQuestion: re(`(?i)^(?:which|what)\s+(\S+(?:\s+\S+)?)\s+(do|does|did|should|shall|will|would|can|could|must)\s+(we|i|you|they|these \S+|those \S+|the \S+|this \S+|it)\s+(.+)$`),
-		toUser:        re(`\b(?:me|my|i|ask|explain|tell|show|summari[sz]e|answer|reply|respond|confirm|check with)\b`),
+		// Words of how the agent works with the user: asking, telling,
+		// saying it is done.
+		toUser: re(`\b(?:me|my|i|ask|explain|tell|show|summari[sz]e|answer|reply|respond|confirm|check with|apologi[sz]e|apologi[sz]ing)\b` +
+			`|\b(?:before|until|when) you (?:say|claim|report|tell|finish|stop|hand|are done|'re done)\b|\byou(?:'re| are) done\b`),
 		projectMarker: re("`|\\bhere\\b|\\bthis (?:repo|repository|project|codebase)\\b|\\b[\\w.-]+/[\\w./-]*|\\b[\\w-]+\\.(?:go|ts|tsx|js|py|rs|rb|ex|exs|java|kt|swift|sql|yaml|yml|json|toml|md|sh|css|html)\\b"),
 	}
 }

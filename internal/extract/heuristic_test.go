@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/transcript"
 )
 
@@ -535,5 +536,34 @@ func TestDeadEnds(t *testing.T) {
 				t.Errorf("dead end %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestRuleType: an instruction about how the agent works with the user is
+// feedback; one about the code of the project is a project convention.
+func TestRuleType(t *testing.T) {
+	tests := []struct {
+		said string
+		want memory.Type
+	}{
+		{"Always run the tests before you say you're done.", memory.TypeFeedback},
+		{"Never commit without asking me first.", memory.TypeFeedback},
+		{"Stop apologising and just fix it, from now on.", memory.TypeFeedback},
+		{"From now on, don't run the e2e suite unless I ask.", memory.TypeFeedback},
+		{"Always wrap errors with %w in this repo.", memory.TypeProject},
+		{"Don't add comments that restate the code.", memory.TypeProject},
+		{"Always use table-driven tests.", memory.TypeProject},
+		{"We use pnpm in web/, never npm.", memory.TypeProject},
+	}
+	h := NewHeuristic(Config{})
+	for _, tt := range tests {
+		src := "cwd: /home/dev/app\n---\nuser: Fix the build.\ntool: Bash make => ok\nassistant: Done.\nuser: " + tt.said + "\nassistant: Noted.\n"
+		cands, _, err := h.Extract(context.Background(), scriptDigest(t, src, ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cands) != 1 || cands[0].Type != tt.want {
+			t.Errorf("%q: %+v, want one %s candidate", tt.said, cands, tt.want)
+		}
 	}
 }
