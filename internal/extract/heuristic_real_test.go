@@ -76,6 +76,8 @@ func active(said *provenance.Said, c Candidate) bool {
 // the first candidate that states each would be kept.
 type realScore struct {
 	facts, found, active, drafted map[string]int
+	stated                        map[string]int // found facts whose candidate the person's words state, active or not
+	candidates, unmatched         int            // candidates, and those that state no labelled fact
 	trapsActive                   int
 }
 
@@ -96,9 +98,13 @@ func (s realScore) sum(m map[string]int) int {
 // the facts it finds, whether each would be active or drafted, and the
 // traps an active memory matches. It asserts the numbers as floors: on
 // facts from typed, answer, rejection and outcome evidence, at least
-// minFound found, and no trap active ever.
+// minFound found; at most maxUnmatched candidates that state no labelled
+// fact; and no trap active ever.
 func TestHeuristicRealTranscripts(t *testing.T) {
-	const minFound = 5 // of the 5 facts from typed, answer, rejection and outcome evidence
+	const (
+		minFound     = 5 // of the 5 facts from typed, answer, rejection and outcome evidence
+		maxUnmatched = 0 // candidates that state no labelled fact: noise a reviewer would reject
+	)
 	dir := realDir()
 	raw, err := os.ReadFile(filepath.Join(dir, "labels.json"))
 	if err != nil {
@@ -109,7 +115,7 @@ func TestHeuristicRealTranscripts(t *testing.T) {
 		t.Fatalf("labels.json: %v", err)
 	}
 	h := NewHeuristic(Config{})
-	s := realScore{facts: map[string]int{}, found: map[string]int{}, active: map[string]int{}, drafted: map[string]int{}}
+	s := realScore{facts: map[string]int{}, found: map[string]int{}, active: map[string]int{}, drafted: map[string]int{}, stated: map[string]int{}}
 	for name, l := range ls.Transcripts {
 		d := digestFile(t, filepath.Join(dir, name))
 		cands, _, err := h.Extract(context.Background(), d)
@@ -117,7 +123,11 @@ func TestHeuristicRealTranscripts(t *testing.T) {
 			t.Fatal(err)
 		}
 		said := personSaid(d)
+		s.candidates += len(cands)
 		for _, c := range cands {
+			if !slices.ContainsFunc(l.Facts, func(f labelledFact) bool { return f.matches(c) }) {
+				s.unmatched++
+			}
 			t.Logf("%s: %s/%s %.2f active=%v %q", name, c.Type, c.Category, c.Confidence, active(said, c), c.Description)
 		}
 		for _, f := range l.Facts {
@@ -128,6 +138,9 @@ func TestHeuristicRealTranscripts(t *testing.T) {
 				continue
 			}
 			s.found[f.Source]++
+			if said.Check(cands[i].Description + "\n" + cands[i].Fact).Stated {
+				s.stated[f.Source]++
+			}
 			if active(said, cands[i]) {
 				s.active[f.Source]++
 			} else {
@@ -145,12 +158,15 @@ func TestHeuristicRealTranscripts(t *testing.T) {
 		}
 	}
 	for _, src := range []string{"typed", "answer", "rejection", "outcome", "inferred", "tool"} {
-		t.Logf("%-9s found %d of %d (active %d, drafted %d)", src, s.found[src], s.facts[src], s.active[src], s.drafted[src])
+		t.Logf("%-9s found %d of %d (active %d, drafted %d; in the person's words %d)", src, s.found[src], s.facts[src], s.active[src], s.drafted[src], s.stated[src])
 	}
-	t.Logf("stated and outcome evidence: found %d of %d (active %d, drafted %d); traps active %d",
-		s.sum(s.found), s.sum(s.facts), s.sum(s.active), s.sum(s.drafted), s.trapsActive)
+	t.Logf("typed, answer, rejection and outcome evidence: found %d of %d (active %d, drafted %d); %d candidates, %d state no labelled fact; traps active %d",
+		s.sum(s.found), s.sum(s.facts), s.sum(s.active), s.sum(s.drafted), s.candidates, s.unmatched, s.trapsActive)
 	if got := s.sum(s.found); got < minFound {
 		t.Errorf("found %d facts from typed, answer, rejection and outcome evidence, want at least %d", got, minFound)
+	}
+	if s.unmatched > maxUnmatched {
+		t.Errorf("%d candidates state no labelled fact, want at most %d", s.unmatched, maxUnmatched)
 	}
 }
 

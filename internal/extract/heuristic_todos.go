@@ -68,7 +68,7 @@ func (h *Heuristic) reported(d *transcript.Digest, ps paths) []Candidate {
 				fact := tidy(strings.TrimRight(s.text, "?!. "))
 				out = append(out, Candidate{
 					Description: describe("Unresolved: " + fact),
-					Fact:        cutRunes(fact+". The user reported it in turn "+strconv.Itoa(t.Index)+"; the session ended without a fix.", maxFactLen),
+					Fact:        cutRunes(fact+". Still open when the session ended.", maxFactLen), // no turn number: a value the user did not say
 					Type:        memory.TypeProject,
 					Category:    CategoryTodo,
 					Files:       h.files(fact, ps),
