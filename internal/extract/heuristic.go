@@ -36,11 +36,15 @@ const specPrompt = 1200
 const maxPerPrompt = 4
 
 // Heuristic is the offline extractor. It reads the digest's structure,
-// not its meaning: statements in the user's prompts (asked to be
-// remembered; always, never, don't; we use; I prefer; we decided;
-// corrections right after the assistant acted), shell commands that
-// failed repeatedly and were abandoned for another that worked, and TODOs
-// left in the assistant's last message. Its candidates are below the
+// not its meaning: statements in the user's words (prompts, answers to
+// the agent's questions, feedback given when rejecting a tool call: asked
+// to be remembered; always, never, don't; we use; I prefer; we decided;
+// corrections right after the assistant acted), problems the user
+// reported that nothing says were fixed, shell commands that failed
+// repeatedly and were abandoned for another that worked or that stopped
+// at a prompt until run unattended, test and build commands that fail to
+// the end, and TODOs left in the assistant's last message. It writes a
+// fact as the fact, without "remember that" or the talk around it. Its candidates are below the
 // auto-approve bar unless the user said to remember. A Heuristic is safe
 // for concurrent use.
 type Heuristic struct {
