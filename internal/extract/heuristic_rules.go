@@ -111,7 +111,7 @@ func newRules() *rules {
 		// Words saying a problem was fixed.
 		fixed: re(`\b(?:fixed|works now|now works|working now|now working|resolved|solved|that did it|that did the trick)\b`),
 		// Questions whose answer holds for this moment only.
-		oneOff: re(`\b(?:proceed|go ahead|continue|ready|right now|now\?|this time|just this once|try again|retry|shall i (?:start|begin|do it|run it)|should i (?:start|begin|do it|run it|commit (?:this|it|now)|push (?:this|it|now)))\b`),
+		oneOff: re(`\b(?:proceed|go ahead|continue|ready|right now|this time|just this once|try again|retry|shall i (?:start|begin|do it|run it)|should i (?:start|begin|do it|run it|commit (?:this|it|now)|push (?:this|it|now)))\b|\bnow\?`),
 		// Questions about how the agent should work with the user.
 		agentManner: re(`\b(?:should i|shall i|do you want me to|would you like me to|how (?:should|do you want) (?:me|i))\b.*\b(?:always|every time|each time|from now on|in future|explain|report|summari[sz]e|ask|confirm|respond|reply|notify|tell you|show you)\b`),
 		// "Which tools should we set up", "What rig do these beads belong to".

@@ -87,6 +87,7 @@ func TestReplies(t *testing.T) {
 		{"about the agent's manner", ask("Should I ask before running migrations from now on?", `{"label":"Yes","description":""},{"label":"No","description":""}`, "Yes"),
 			[]string{"Should I ask before running migrations from now on: Yes"}, CategoryPreference},
 		{"for the moment only", ask("Shall I proceed with the refactor?", `{"label":"Yes","description":""}`, "Yes"), nil, ""},
+		{"now", ask("Should I run the migration now?", `{"label":"Yes","description":""}`, "Yes"), nil, ""},
 		{"rejection with a rule", `tool: Bash npm install left-pad => error: The user doesn't want to proceed with this tool use. The tool use was rejected. To tell you how to proceed, the user said:
   No, we use pnpm in this repo, never npm.`,
 			[]string{"We use pnpm in this repo, never npm"}, CategoryConvention},
