@@ -12,8 +12,11 @@
 //   - "openai": any OpenAI-compatible chat completions endpoint (Ollama,
 //     vLLM, LM Studio, OpenRouter), over net/http too;
 //   - "heuristic": offline rules over the digest's structure: explicit
-//     statements in the user's prompts, corrections, commands that failed
-//     repeatedly and were abandoned, TODOs left in the final message.
+//     statements in the user's prompts, corrections, answers to the agent's
+//     questions and feedback given when rejecting a call, problems the user
+//     reported that stayed open, commands abandoned for another that
+//     worked or run again unattended, checks that fail to the end, TODOs
+//     left in the final message.
 //
 // "auto" takes the first that is set up, in that order, ending with the
 // heuristic one.

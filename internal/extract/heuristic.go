@@ -36,11 +36,15 @@ const specPrompt = 1200
 const maxPerPrompt = 4
 
 // Heuristic is the offline extractor. It reads the digest's structure,
-// not its meaning: statements in the user's prompts (asked to be
-// remembered; always, never, don't; we use; I prefer; we decided;
-// corrections right after the assistant acted), shell commands that
-// failed repeatedly and were abandoned for another that worked, and TODOs
-// left in the assistant's last message. Its candidates are below the
+// not its meaning: statements in the user's words (prompts, answers to
+// the agent's questions, feedback given when rejecting a tool call: asked
+// to be remembered; always, never, don't; we use; I prefer; we decided;
+// corrections right after the assistant acted), problems the user
+// reported that nothing says were fixed, shell commands that failed
+// repeatedly and were abandoned for another that worked or that stopped
+// at a prompt until run unattended, test and build commands that fail to
+// the end, and TODOs left in the assistant's last message. It writes a
+// fact as the fact, without "remember that" or the talk around it. Its candidates are below the
 // auto-approve bar unless the user said to remember. A Heuristic is safe
 // for concurrent use.
 type Heuristic struct {
@@ -78,9 +82,14 @@ func (h *Heuristic) Extract(ctx context.Context, d *transcript.Digest) ([]Candid
 		case transcript.TurnContinued:
 			prev = t
 		}
+		if t.Kind != transcript.TurnAgent {
+			out = append(out, h.replies(t, ps)...)
+		}
 	}
 	out = append(out, h.deadEnds(d, ps)...)
 	out = append(out, h.todos(d, ps)...)
+	out = append(out, h.reported(d, ps)...)
+	out = append(out, h.unattended(d, ps)...)
 	return finish(out, h.redactor, d.Meta.End), Usage{}, nil
 }
 
@@ -101,17 +110,26 @@ func (h *Heuristic) statements(t, prev *transcript.Turn, ps paths) []Candidate {
 		if it.Kind != transcript.ItemUser || strings.HasPrefix(strings.TrimSpace(it.Text), "/") {
 			continue
 		}
-		spec := utf8.RuneCountInString(it.Text) > specPrompt && !h.rules.lasting.MatchString(lower(it.Text))
 		ss := sentences(it.Text)
 		corrected := prev != nil && acted(prev) && len(ss) > 0 && h.rules.correction.MatchString(lower(ss[0].text))
-		stmts := h.group(ss, spec)
-		for _, st := range stmts[:min(len(stmts), maxPerPrompt)] {
-			out = append(out, h.fromStatement(st, t, corrected, ps))
-		}
-		if corrected && len(stmts) == 0 {
-			if c, ok := h.correctionOnly(ss, t, prev, ps); ok {
-				out = append(out, c)
-			}
+		out = append(out, h.stated(it.Text, ss, t, prev, corrected, ps)...)
+	}
+	return out
+}
+
+// stated returns the candidates the user's words text (split into ss)
+// state in turn t; corrected says they correct what the assistant did in
+// prev.
+func (h *Heuristic) stated(text string, ss []sentence, t, prev *transcript.Turn, corrected bool, ps paths) []Candidate {
+	var out []Candidate
+	spec := utf8.RuneCountInString(text) > specPrompt && !h.rules.lasting.MatchString(lower(text))
+	stmts := h.group(ss, spec)
+	for _, st := range stmts[:min(len(stmts), maxPerPrompt)] {
+		out = append(out, h.fromStatement(st, t, corrected, ps))
+	}
+	if corrected && len(stmts) == 0 {
+		if c, ok := h.correctionOnly(ss, t, prev, ps); ok {
+			out = append(out, c)
 		}
 	}
 	return out
@@ -176,13 +194,9 @@ func (h *Heuristic) fromStatement(st *statement, t *transcript.Turn, corrected b
 	if m := h.rules.correction.FindStringIndex(lower(text)); corrected && m != nil {
 		text = strings.TrimLeft(text[m[1]:], " ,.!:-") // "No, we only write…" states "We only write…"
 	}
-	text = tidy(text)
-	key := text
-	if m := h.rules.rememberLead.FindStringSubmatchIndex(lower(text)); m != nil && len(st.sentences) == 1 {
-		key = capitalize(strings.TrimSpace(text[m[2]:]))
-	}
+	text = h.distil(text)
 	c := Candidate{
-		Description: describe(key),
+		Description: describe(text),
 		Fact:        cutRunes(text, maxFactLen),
 		Files:       h.files(text, ps),
 		Why:         "the user stated it in turn " + strconv.Itoa(t.Index),
@@ -214,6 +228,20 @@ func (h *Heuristic) fromStatement(st *statement, t *transcript.Turn, corrected b
 		c.Why = "the user asked to remember it in turn " + strconv.Itoa(t.Index)
 	}
 	return c
+}
+
+// distil reduces the user's words to the fact they state: without the
+// request to remember it ("Remember that …", "…, keep that in mind"), the
+// fillers before it ("basically", "just so you know") and spaces.
+func (h *Heuristic) distil(text string) string {
+	text = tidy(text)
+	if m := h.rules.rememberLead.FindStringSubmatchIndex(lower(text)); m != nil && m[0] == 0 {
+		text = text[m[2]:]
+	}
+	if m := h.rules.rememberTail.FindStringIndex(lower(text)); m != nil && m[0] > 0 {
+		text = text[:m[0]]
+	}
+	return tidy(strings.TrimRight(text, " ,;:—–-"))
 }
 
 // ruleKind says whether an instruction is a convention of the project

@@ -6,21 +6,31 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/transcript"
 )
 
 // deadEnds returns the shell commands that failed at least twice, were
 // never made to work, and were given up for a different command of the
-// same family that worked ("npm run build" four times, then "npx next
-// dev"). A command that failed and later succeeded is ordinary debugging,
-// not a dead end; so are failures of the file tools, which are about the
-// assistant's own protocol.
+// same family that worked in the foreground. A command that failed and later succeeded is
+// ordinary debugging, not a dead end; so are failures of the file tools,
+// which are about the assistant's own protocol. A test, build or lint
+// command that fails to the end is work left open, not advice to stop
+// running it ("npm run build" four times, then "npx next dev", is a broken
+// build): it is a TODO.
 func (h *Heuristic) deadEnds(d *transcript.Digest, ps paths) []Candidate {
 	var out []Candidate
 	for _, f := range d.Failures() {
 		c := f.Call
-		if !shell(c.Name) || f.FixedBy != nil || f.Count < 2 || trivialCommand(c.Arg) {
+		if !shell(c.Name) || f.FixedBy != nil || trivialCommand(c.Arg) {
+			continue
+		}
+		if c.Check {
+			out = append(out, brokenCheck(f, ps, h))
+			continue
+		}
+		if f.Count < 2 {
 			continue
 		}
 		alt := alternative(d, c)
@@ -58,7 +68,9 @@ func alternative(d *transcript.Digest, c *transcript.ToolCall) *transcript.ToolC
 				seen = true
 				continue
 			}
-			if !seen || o == nil || !shell(o.Name) || o.Interrupted {
+			// A command started in the background only started: its
+			// success proves nothing.
+			if !seen || o == nil || !shell(o.Name) || o.Interrupted || o.Background {
 				continue
 			}
 			if slices.Equal(signature(o.Arg), sig) {
@@ -76,17 +88,16 @@ func alternative(d *transcript.Digest, c *transcript.ToolCall) *transcript.ToolC
 func deadEnd(f *transcript.Failure, alt *transcript.ToolCall, ps paths, h *Heuristic) Candidate {
 	bad, good := shortCommand(f.Call.Arg, 60), shortCommand(alt.Arg, 60)
 	best, msg := errorLines(f.Call.Error)
-	times := strconv.Itoa(f.Count) + " times"
-	desc := "Don't retry `" + bad + "`"
+	n := times(f.Count)
+	desc := "Use `" + good + "`, not `" + bad + "`"
 	if best != "" {
 		desc += " (" + cutRunes(best, 60) + ")"
 	}
-	desc += "; `" + good + "` worked instead"
-	fact := "`" + f.Call.Arg + "` failed " + times + " in turn " + strconv.Itoa(f.Call.Turn)
+	fact := "`" + f.Call.Arg + "` fails here"
 	if msg != "" {
 		fact += " with: " + msg
 	}
-	fact += ". The session gave up on it; `" + alt.Arg + "` worked instead."
+	fact += " (" + n + " in turn " + strconv.Itoa(f.Call.Turn) + "); `" + alt.Arg + "` works instead."
 	conf := confWeak
 	if f.Count >= 3 {
 		conf += 0.05
@@ -104,9 +115,42 @@ func deadEnd(f *transcript.Failure, alt *transcript.ToolCall, ps paths, h *Heuri
 		Category:       CategoryDeadEnd,
 		Files:          files,
 		Confidence:     conf,
-		Why:            "`" + bad + "` failed " + times + " in turn " + strconv.Itoa(f.Call.Turn) + " and was abandoned",
+		Why:            "`" + bad + "` failed " + n + " in turn " + strconv.Itoa(f.Call.Turn) + " and was abandoned",
 		FromToolOutput: true, // the error text is the command's output
 	}
+}
+
+// brokenCheck is the TODO a check command that fails to the end of the
+// session leaves.
+func brokenCheck(f *transcript.Failure, ps paths, h *Heuristic) Candidate {
+	cmd := shortCommand(f.Call.Arg, 60)
+	best, msg := errorLines(f.Call.Error)
+	desc := "`" + cmd + "` fails"
+	if best != "" {
+		desc += ": " + cutRunes(best, 80)
+	}
+	fact := "`" + f.Call.Arg + "` fails"
+	if msg != "" {
+		fact += " with: " + msg
+	}
+	fact += ". It failed " + times(f.Count) + " from turn " + strconv.Itoa(f.Call.Turn) + " and was not fixed in the session."
+	return Candidate{
+		Description:    describe(desc),
+		Fact:           cutRunes(fact, maxFactLen),
+		Type:           memory.TypeProject,
+		Category:       CategoryTodo,
+		Files:          h.files(f.Call.Arg, ps),
+		Confidence:     confWeak,
+		Why:            "`" + cmd + "` failed " + times(f.Count) + " and the session ended without a fix",
+		FromToolOutput: true, // the error text is the command's output
+	}
+}
+
+func times(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return strconv.Itoa(n) + " times"
 }
 
 // signature reduces a command to its program and up to two words that
@@ -244,7 +288,7 @@ func errorLines(excerpt string) (best, both string) {
 		}
 		score := 0
 		switch {
-		case typedError(line):
+		case typedError(line) || fileLine.MatchString(line):
 			score = 3
 		case strings.Contains(l, "error:") || strings.Contains(l, "not found") || strings.Contains(l, "no such") ||
 			strings.Contains(l, "cannot") || strings.Contains(l, "denied"):
@@ -264,6 +308,10 @@ func errorLines(excerpt string) (best, both string) {
 	}
 	return best, best
 }
+
+// fileLine matches a line that names a place in a file, "retry_test.go:12:"
+// or "src/a.ts(6,33):": a compiler's or a test's own words.
+var fileLine = lazyregexp.New(`[\w.-]+\.[a-z]{1,5}(?::\d+|\(\d+,\d+\)):`)
 
 // typedError reports whether line names an error type: "TypeError: …",
 // "ModuleNotFoundError: …", "java.io.IOException: …".

@@ -25,6 +25,7 @@ type rules struct {
 	rememberOnly  *regexp.Regexp
 	rememberLead  *regexp.Regexp
 	rememberIn    *regexp.Regexp
+	rememberTail  *regexp.Regexp
 	directive     *regexp.Regexp
 	notDirective  *regexp.Regexp
 	noVerb        *regexp.Regexp
@@ -49,6 +50,13 @@ type rules struct {
 	projectMarker *regexp.Regexp
 	codeNoun      *regexp.Regexp
 	toUser        *regexp.Regexp
+	oneOff        *regexp.Regexp
+	problem       *regexp.Regexp
+	vagueProblem  *regexp.Regexp
+	fixed         *regexp.Regexp
+	waitsForInput *regexp.Regexp
+	agentManner   *regexp.Regexp
+	whichQuestion *regexp.Regexp
 }
 
 func newRules() *rules {
@@ -60,6 +68,8 @@ func newRules() *rules {
 		rememberOnly: re(lead + `(?:please\s+)?(?:remember|note|memori[sz]e|keep in mind|don't forget)\s*(?:that|this|it|these|those)?\s*(?:for (?:next time|the future|later|future sessions))?\s*[.!]*$`),
 		// "Remember that the staging DB is read-only." "Keep in mind: …"
 		rememberLead: re(lead + `(?:please\s+)?(?:remember|keep in mind|note for (?:the )?future|for future reference|(?:don't|do not) forget (?:that|this)|make a note|memori[sz]e)(?:\s+(?:that|this))?\s*[:,]?\s+(.{6,})`),
+		// "…, remember that." "… — keep this in mind for next time!"
+		rememberTail: re(`(?:[\s,;:—–-]+|\.\s+)(?:(?:and|so|please|ok)\s+)*(?:remember (?:that|this|it)|keep (?:that|this|it) in mind|(?:don't|do not) forget (?:that|this|it)|note (?:that|this)|for future reference)(?:\s+(?:for (?:next time|the future|later|future sessions)|going forward|from now on))?\s*[.!]*$`),
 		rememberIn:   re(`\b(?:please remember|remember (?:this|that)|keep (?:this|that) in mind|for future reference|for next time|note (?:this|that) for (?:next time|the future))\b`),
 		directive: re(`(?:^|[;:—]\s*|\s-\s|,\s*(?:and|but|so)\s+|\b(?:and|but|so)\s+)` + strings.TrimPrefix(lead, "^") +
 			`(?:always|never|don't|dont|do not|avoid|prefer|make sure (?:to|you)|be sure to|from now on|going forward|in (?:the )?future|no more|stop \w+ing|only ever|under no circumstances|use \S+(?: \S+)? (?:instead of|rather than|over|not)\b)` +
@@ -86,12 +96,30 @@ func newRules() *rules {
 		todo: re(`\bstill (?:needs?|has to|have to|missing|to do|doesn't|does not|isn't|is not|fails?|broken)\b|\bnot yet\b|\b(?:doesn't|does not|don't|do not|isn't|is not|aren't|are not|hasn't|has not|haven't|have not|wasn't|won't) [^.;]*\byet\b` +
 			`|\byet to be\b|\bleft to do\b|\bremaining (?:work|issue|step)s?\b|\bremains? to be\b|\bfollow-?ups?\b|\bnext steps?\b|\bwill need to\b|\bneeds? to be (?:done|added|implemented|fixed|handled|wired|updated)\b` +
 			`|\bnot (?:implemented|handled|covered|supported) (?:yet|so far)\b|\bknown (?:issue|limitation)s?\b|\bunresolved\b|\b(?:couldn't|could not|wasn't able to|was not able to|was unable to) (?:fix|get|resolve|make|reproduce|figure)\b|\bout of scope\b`),
-		todoMarker:    re(`(?:^|\s)(?:TODO|FIXME|XXX)(?:\(\w+\))?\s*[:—-]|(?i:^to-?do:)`),
-		todoHeading:   re(`^(?:#+\s*)?\**(?:next steps?|todo|todos|remaining(?: work)?|follow-?ups?|open questions|known issues|limitations|not done|left to do)\**:?\**$`),
-		notTodo:       re(`\b(?:would you like|do you want|let me know|if you (?:want|like|need)|you can now|feel free|shall i|should i)\b|\?$`),
-		pathToken:     re("(?:^|[\\s`'\"(])((?:\\.{0,2}/)?[\\w.@-]+(?:/[\\w.@-]+)*/?)"),
-		codeNoun:      re(`\b(?:errors?|exceptions?|tests?|functions?|components?|modules?|packages?|imports?|files?|folders?|directory|class(?:es)?|types?|interfaces?|variables?|logs?|logging|requests?|responses?|endpoints?|apis?|database|db|migrations?|quer(?:y|ies)|schemas?|tables?|commits?|branch(?:es)?|dependenc(?:y|ies)|lockfiles?|builds?|deploys?|releases?|config(?:uration)?|secrets?|handlers?|routes?|styles?|css|code|comments?|docs?|readme)\b`),
-		toUser:        re(`\b(?:me|my|i|ask|explain|tell|show|summari[sz]e|answer|reply|respond|confirm|check with)\b`),
+		todoMarker:  re(`(?:^|\s)(?:TODO|FIXME|XXX)(?:\(\w+\))?\s*[:—-]|(?i:^to-?do:)`),
+		todoHeading: re(`^(?:#+\s*)?\**(?:next steps?|todo|todos|remaining(?: work)?|follow-?ups?|open questions|known issues|limitations|not done|left to do)\**:?\**$`),
+		notTodo:     re(`\b(?:would you like|do you want|let me know|if you (?:want|like|need)|you can now|feel free|shall i|should i)\b|\?$`),
+		pathToken:   re("(?:^|[\\s`'\"(])((?:\\.{0,2}/)?[\\w.@-]+(?:/[\\w.@-]+)*/?)"),
+		codeNoun:    re(`\b(?:errors?|exceptions?|tests?|functions?|components?|modules?|packages?|imports?|files?|folders?|directory|class(?:es)?|types?|interfaces?|variables?|logs?|logging|requests?|responses?|endpoints?|apis?|database|db|migrations?|quer(?:y|ies)|schemas?|tables?|commits?|branch(?:es)?|dependenc(?:y|ies)|lockfiles?|builds?|deploys?|releases?|config(?:uration)?|secrets?|handlers?|routes?|styles?|css|code|comments?|docs?|readme)\b`),
+		// A report that something of the project misbehaves.
+		problem: re(`\S\s+(?:still\s+)?(?:does not|doesn't|do not|don't|will not|won't|is not|isn't|are not|aren't|can't|cannot|never)\s+(?:work|load|render|scroll|show|display|start|compile|build|connect|respond|save|update|refresh|open|close|appear|trigger|fire)\w*\b` +
+			`|\b(?:is|are) (?:still )?broken\b|\bstill (?:fails?|failing|broken|crash(?:es|ing)?|hangs?|not working)\b|\b(?:stopped|stops) working\b`),
+		// A report with no subject of its own: "that doesn't work".
+		vagueProblem: re(`^(?:(?:no|hmm|ugh|nope|but|still)[,.!]?\s+)*(?:that|this|it|your \w+|the (?:fix|change|patch))\s+(?:still\s+)?(?:does|do|is|will|won|isn|can|never|stopped)`),
+		// Prose saying a command stopped to ask something.
+		waitsForInput: re(`\b(?:waiting for (?:input|an? (?:answer|response|reply|confirmation|selection))|(?:is|was|it's|seems) (?:still )?interactive|interactive (?:prompts?|questions?|mode|input)|prompt(?:s|ed|ing)? (?:for|about|me|us)|asks? (?:for|about) (?:input|confirmation)|needs? (?:input|an answer|confirmation)|stuck (?:at|on) (?:a|the) prompt)\b`),
+		// Words saying a problem was fixed.
+		fixed: re(`\b(?:fixed|works now|now works|working now|now working|resolved|solved|that did it|that did the trick)\b`),
+		// Questions whose answer holds for this moment only.
+		oneOff: re(`\b(?:proceed|go ahead|continue|ready|right now|this time|just this once|try again|retry|shall i (?:start|begin|do it|run it)|should i (?:start|begin|do it|run it|commit (?:this|it|now)|push (?:this|it|now)))\b|\bnow\?`),
+		// Questions about how the agent should work with the user.
+		agentManner: re(`\b(?:should i|shall i|do you want me to|would you like me to|how (?:should|do you want) (?:me|i))\b.*\b(?:always|every time|each time|from now on|in future|explain|report|summari[sz]e|ask|confirm|respond|reply|notify|tell you|show you)\b`),
+		// "Which tools should we set up", "What rig do these beads belong to".
+		whichQuestion: re(`(?i)^(?:which|what)\s+(\S+(?:\s+\S+)?)\s+(do|does|did|should|shall|will|would|can|could|must)\s+(we|i|you|they|these \S+|those \S+|the \S+|this \S+|it)\s+(.+)$`),
+		// Words of how the agent works with the user: asking, telling,
+		// saying it is done.
+		toUser: re(`\b(?:me|my|i|ask|explain|tell|show|summari[sz]e|answer|reply|respond|confirm|check with|apologi[sz]e|apologi[sz]ing)\b` +
+			`|\b(?:before|until|when) you (?:say|claim|report|tell|finish|stop|hand|are done|'re done)\b|\byou(?:'re| are) done\b`),
 		projectMarker: re("`|\\bhere\\b|\\bthis (?:repo|repository|project|codebase)\\b|\\b[\\w.-]+/[\\w./-]*|\\b[\\w-]+\\.(?:go|ts|tsx|js|py|rs|rb|ex|exs|java|kt|swift|sql|yaml|yml|json|toml|md|sh|css|html)\\b"),
 	}
 }

@@ -260,17 +260,28 @@ func firstDiff(got, want string) string {
 // heuristic extractor: it must not panic, and what it returns must pass
 // the same checks a model's reply does.
 func FuzzHeuristic(f *testing.F) {
-	f.Add("Don't use npm here. We use pnpm in web/, always. Remember that.", "Done. TODO: the filter does not persist in the URL yet.")
-	f.Add("No, put it in internal/retry instead; pkg/ is only for the public API.", "## Next steps\n- Wire the cache\n- docs")
-	f.Add("Let's go with SQLite since it must work offline. I'm a data scientist.", "I couldn't fix the arm64 build.")
-	f.Add("Remember that\n\n```\nalways\n```", "Remaining work:")
+	f.Add("Don't use npm here. We use pnpm in web/, always. Remember that.", "Done. TODO: the filter does not persist in the URL yet.", "Which tools should we set up?", "Credo + Dialyxir", "npx create-vite@latest web")
+	f.Add("No, put it in internal/retry instead; pkg/ is only for the public API.", "## Next steps\n- Wire the cache\n- docs", "Which rig do these beads belong to? (one app)", "No, we use pnpm, never npm. Remember that.", `yes "" | npx create-vite@latest web`)
+	f.Add("Let's go with SQLite since it must work offline. I'm a data scientist.", "I couldn't fix the arm64 build.", "Shall I proceed?", "Yes", "npm run build")
+	f.Add("Remember that\n\n```\nalways\n```", "Remaining work:", "What (", "", "")
+	f.Add("scrolling in the log view still does not work (the page eats it)?", "The command is waiting for input.", "", "x", "echo | ")
 	h := NewHeuristic(Config{})
-	f.Fuzz(func(t *testing.T, prompt, last string) {
+	f.Fuzz(func(t *testing.T, prompt, last, question, reply, cmd string) {
+		ask := &transcript.ToolCall{Name: "AskUserQuestion", Outcome: transcript.OutcomeOK, Turn: 2,
+			Questions: []transcript.Question{{Text: question, Options: []string{reply + ": " + last}, Answer: reply}}}
+		rejected := &transcript.ToolCall{Name: "Bash", Arg: cmd, Outcome: transcript.OutcomeRejected, Feedback: reply, Turn: 2}
+		first := &transcript.ToolCall{Name: "Bash", Arg: cmd, Outcome: transcript.OutcomeOK, Turn: 2}
+		again := &transcript.ToolCall{Name: "Bash", Arg: "yes | " + cmd, Outcome: transcript.OutcomeOK, Turn: 2}
 		d := &transcript.Digest{Meta: transcript.Meta{CWD: "/nonexistent"}, Turns: []*transcript.Turn{
 			{Index: 1, Kind: transcript.TurnPrompt, Items: []transcript.Item{
 				{Kind: transcript.ItemAssistant, Text: "I edited the file."}}},
 			{Index: 2, Kind: transcript.TurnPrompt, Items: []transcript.Item{
 				{Kind: transcript.ItemUser, Text: prompt},
+				{Kind: transcript.ItemTool, Tool: ask},
+				{Kind: transcript.ItemTool, Tool: rejected},
+				{Kind: transcript.ItemTool, Tool: first},
+				{Kind: transcript.ItemAssistant, Text: last},
+				{Kind: transcript.ItemTool, Tool: again},
 				{Kind: transcript.ItemAssistant, Text: last}}},
 		}}
 		cands, _, err := h.Extract(context.Background(), d)

@@ -121,7 +121,8 @@ func tidy(s string) string {
 	for {
 		l := lower(s)
 		cut := false
-		for _, p := range []string{"also,", "also", "and also", "and", "but", "so", "ok so", "ok,", "okay,", "oh and", "oh,", "btw,", "btw", "by the way,", "one more thing:", "another thing:", "please,", "please"} {
+		for _, p := range []string{"also,", "also", "and also", "and", "but", "so", "ok so", "ok,", "okay,", "oh and", "oh,", "btw,", "btw", "by the way,", "one more thing:", "another thing:", "please,", "please",
+			"basically,", "basically", "just so you know,", "just so you know:", "fyi,", "fyi:", "fyi", "for the record,", "heads up,", "heads up:", "i mean,", "you know,", "note:", "well,"} {
 			if strings.HasPrefix(l, p+" ") {
 				s = strings.TrimSpace(s[len(p):])
 				cut = true

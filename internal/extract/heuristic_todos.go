@@ -47,6 +47,60 @@ func (h *Heuristic) todos(d *transcript.Digest, ps paths) []Candidate {
 	return out
 }
 
+// reported returns the problems the user reported in a prompt ("scrolling
+// in the editor still does not work") that nothing later in the session
+// says were fixed: open work, in the user's words.
+func (h *Heuristic) reported(d *transcript.Digest, ps paths) []Candidate {
+	var out []Candidate
+	for i, t := range d.Turns {
+		if t.Kind != transcript.TurnPrompt {
+			continue
+		}
+		for _, it := range t.Items {
+			if it.Kind != transcript.ItemUser {
+				continue
+			}
+			for _, s := range sentences(it.Text) {
+				l := lower(s.text)
+				if !h.rules.problem.MatchString(l) || h.rules.vagueProblem.MatchString(l) || len(strings.Fields(l)) < 5 || h.fixedAfter(d, i) {
+					continue
+				}
+				fact := tidy(strings.TrimRight(s.text, "?!. "))
+				out = append(out, Candidate{
+					Description: describe("Unresolved: " + fact),
+					Fact:        cutRunes(fact+". Still open when the session ended.", maxFactLen), // no turn number: a value the user did not say
+					Type:        memory.TypeProject,
+					Category:    CategoryTodo,
+					Files:       h.files(fact, ps),
+					Confidence:  confCorrection,
+					Why:         "the user reported a problem in turn " + strconv.Itoa(t.Index) + " and no later message says it was fixed",
+				})
+				if len(out) == maxTodos {
+					return out
+				}
+			}
+		}
+	}
+	return out
+}
+
+// fixedAfter reports whether something after turn i says a problem was
+// fixed: a later prompt ("works now, thanks") or the assistant's prose.
+func (h *Heuristic) fixedAfter(d *transcript.Digest, i int) bool {
+	for j, t := range d.Turns[i:] {
+		if t.Kind == transcript.TurnAgent {
+			continue
+		}
+		for _, it := range t.Items {
+			mine := it.Kind == transcript.ItemUser && j > 0
+			if (mine || it.Kind == transcript.ItemAssistant) && h.rules.fixed.MatchString(lower(it.Text)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // lastMessage returns the last main-chain turn with assistant prose, and
 // that prose.
 func lastMessage(d *transcript.Digest) (*transcript.Turn, string) {

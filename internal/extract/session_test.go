@@ -25,7 +25,8 @@ import (
 //
 // A tool line is "tool: NAME ARG => ok" or "=> ok: output" or
 // "=> error: message". For Read, Write and Edit the argument is a path
-// relative to cwd; for Bash a command; for other tools the input JSON.
+// relative to cwd; for Bash a command (Bash& runs it in the background);
+// for other tools the input JSON.
 type script struct {
 	facts  []plantedFact
 	cwd    string
@@ -148,6 +149,8 @@ func (s script) toolCall(text string) (name string, input map[string]any, outcom
 	switch name {
 	case "Bash":
 		input = map[string]any{"command": arg, "description": "run"}
+	case "Bash&": // a command run in the background
+		name, input = "Bash", map[string]any{"command": arg, "description": "run", "run_in_background": true}
 	case "Read", "Write", "Edit":
 		input = map[string]any{"file_path": s.cwd + "/" + arg}
 		if name != "Read" {
