@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -162,6 +163,41 @@ func (c *ToolCall) Answers() []string {
 		}
 	}
 	return out
+}
+
+// Chosen returns, for each answered question, the answer with the options
+// it picked ("label: description"): an option the person picked is a
+// statement they made their own. The question and the options not chosen
+// are left out: only the agent wrote them.
+func (c *ToolCall) Chosen() []string {
+	var out []string
+	for _, q := range c.Questions {
+		if q.Answer == "" {
+			continue
+		}
+		said := q.Answer
+		for _, o := range q.Options {
+			if label, _, _ := strings.Cut(o, ": "); chosen(q.Answer, label) {
+				said += "\n" + o
+			}
+		}
+		out = append(out, said)
+	}
+	return out
+}
+
+// chosen reports whether an answer picks the option labelled label: the
+// answer is the label, or one of its comma-separated parts.
+func chosen(answer, label string) bool {
+	if label == "" {
+		return false
+	}
+	for _, part := range strings.Split(answer, ",") {
+		if strings.EqualFold(strings.TrimSpace(part), label) {
+			return true
+		}
+	}
+	return false
 }
 
 // failed reports whether the call failed: its result is an error, or its

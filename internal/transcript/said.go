@@ -7,8 +7,8 @@ import (
 
 // Said yields what the person said in the digest, in their own words, with
 // when they said it: the prompts of the main conversation (typed or queued)
-// and their answers to the agent's questions (AskUserQuestion), without
-// the questions, which the agent wrote. It leaves out the prompts the agent
+// and their answers to the agent's questions (AskUserQuestion) with the
+// options they picked, without the questions, which the agent wrote. It leaves out the prompts the agent
 // gave its sub-agents, compaction summaries, and text that came with a
 // tool result ([ItemToolText]).
 func (d *Digest) Said() iter.Seq2[time.Time, string] {
@@ -24,7 +24,7 @@ func (d *Digest) Said() iter.Seq2[time.Time, string] {
 						return
 					}
 				case it.Kind == ItemTool:
-					for _, a := range it.Tool.Answers() {
+					for _, a := range it.Tool.Chosen() {
 						if !yield(t.Time, a) {
 							return
 						}

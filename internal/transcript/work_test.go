@@ -38,3 +38,27 @@ func TestAnswers(t *testing.T) {
 		t.Errorf("Answers = %q, want %q", got, want)
 	}
 }
+
+// TestChosen: what the person said in answers is the answer with the
+// options they picked, never the options they left.
+func TestChosen(t *testing.T) {
+	d := digestFiles(t, Options{}, filepath.Join("testdata", "evidence", "answers.jsonl"))
+	var got []string
+	for _, c := range d.calls() {
+		got = append(got, c.Chosen()...)
+	}
+	want := "Credo + Dialyxir + mix_audit\nCredo + Dialyxir + mix_audit: Skip Sobelow (Phoenix security scanner)|" +
+		"credo, deps.audit\ncredo: style\ndeps.audit: vulnerable deps|" +
+		"config/credo.exs\nconfig/credo.exs: with the other config"
+	if strings.Join(got, "|") != want {
+		t.Errorf("Chosen = %q, want %q", got, want)
+	}
+	for _, tt := range []struct {
+		answer, label string
+		want          bool
+	}{{"credo, deps.audit", "deps.audit", true}, {"credo", "cred", false}, {"Yes", "yes", true}, {"x", "", false}} {
+		if got := chosen(tt.answer, tt.label); got != tt.want {
+			t.Errorf("chosen(%q, %q) = %v, want %v", tt.answer, tt.label, got, tt.want)
+		}
+	}
+}
