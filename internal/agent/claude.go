@@ -92,6 +92,11 @@ func isMnemoHook(h any) bool {
 		return false
 	}
 	cmd, _ := o.vals["command"].(string)
+	return isMnemoCommand(cmd)
+}
+
+// isMnemoCommand reports whether a hook's command runs 'mnemo hook'.
+func isMnemoCommand(cmd string) bool {
 	prog, rest := firstWord(cmd)
 	return filepath.Base(prog) == "mnemo" && strings.HasPrefix(rest, " hook ")
 }

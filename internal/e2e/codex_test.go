@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,8 +30,7 @@ func findCodex(t *testing.T) string {
 
 // newCodexSandbox is a sandbox whose ~/.codex/config.toml points the Codex
 // CLI at the fake model (a custom provider on the Responses API), with
-// update checks and analytics off, and trusts the project: Codex ignores
-// an untrusted project's .codex/ folder.
+// update checks and analytics off. The project is not trusted yet.
 func newCodexSandbox(t *testing.T, model *fakeapi.Model) (*sandbox, string) {
 	t.Helper()
 	codex := findCodex(t)
@@ -48,10 +48,7 @@ name = "fake"
 base_url = "%s/v1"
 env_key = "FAKE_OPENAI_KEY"
 wire_api = "responses"
-
-[projects.%q]
-trust_level = "trusted"
-`, model.URL(), s.project)
+`, model.URL())
 	os.MkdirAll(filepath.Join(s.home, ".codex"), 0o755)
 	if err := os.WriteFile(filepath.Join(s.home, ".codex", "config.toml"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
@@ -83,14 +80,14 @@ func TestCodexSession(t *testing.T) {
 	model := fakeapi.New(t)
 	s, codex := newCodexSandbox(t, model)
 	s.setenv("MNEMO_EXTRACTOR=heuristic")
-	s.mnemoRun("init", "--agent", "codex")
+	s.mnemoRun("init", "--agent", "codex", "--trust-hooks")
 	s.mnemoRun("add", "--type", "feedback", "-n", "web-uses-pnpm", "-d", "Use pnpm in web/, never npm", "The web/ folder is managed with pnpm.")
 	model.Push(
 		fakeapi.Reply{ToolName: "exec_command", ToolInput: `{"cmd":"ls web/missing-dir"}`},
 		fakeapi.Reply{Text: "The folder is missing."},
 	)
 	const prompt = "Remember that we always run go test with -race in this repo. Which package manager for web/?"
-	out := s.codexExec(codex, prompt, "--dangerously-bypass-hook-trust")
+	out := s.codexExec(codex, prompt)
 	reqs := model.Requests()
 	if len(reqs) == 0 {
 		t.Fatalf("codex sent no request; it printed:\n%s", out)
@@ -122,5 +119,34 @@ func TestCodexSession(t *testing.T) {
 	}
 	if list := s.mnemoRun("list"); !strings.Contains(list, "race") {
 		t.Errorf("the vault has no memory of the remembered -race after the worker ran:\n%s\ninbox:\n%s\nlog:\n%s", list, s.mnemoRun("inbox"), s.stateLog())
+	}
+}
+
+// TestCodexUntrusted shows why init says what it says: without the trust
+// --trust-hooks writes (or the user gives in codex), 'codex exec' runs none
+// of the project's hooks, silently, even in a trusted project.
+func TestCodexUntrusted(t *testing.T) {
+	model := fakeapi.New(t)
+	s, codex := newCodexSandbox(t, model)
+	s.mnemoRun("init", "--agent", "codex")
+	s.mnemoRun("add", "--type", "feedback", "-n", "web-uses-pnpm", "-d", "Use pnpm in web/, never npm", "The web/ folder is managed with pnpm.")
+	for _, trustProject := range []bool{false, true} {
+		n := len(model.Requests())
+		args := []string{}
+		if trustProject {
+			args = append(args, "--trust") // the project only, not its hooks
+		}
+		s.codexExec(codex, "Which package manager for web/?", args...)
+		reqs := model.Requests()
+		if len(reqs) <= n {
+			t.Fatal("codex sent no request")
+		}
+		if strings.Contains(reqs[n], "<mnemo-memory>") {
+			t.Errorf("trust project %v: untrusted hooks ran: the request has mnemo's memory", trustProject)
+		}
+	}
+	var jobs []struct{ Session string }
+	if err := json.Unmarshal([]byte(s.mnemoRun("queue", "list", "--json")), &jobs); err != nil || len(jobs) != 0 {
+		t.Errorf("untrusted SessionEnd hooks queued %d jobs (%v), want none", len(jobs), err)
 	}
 }
