@@ -423,3 +423,32 @@ func TestCodexHookHash(t *testing.T) {
 		t.Errorf("snakeCase = %q", got)
 	}
 }
+
+// TestGeminiUpgrade: settings written by an older init (a SessionStart
+// matcher Gemini never matches, a PreCompress hook that fired on every
+// model call) are fixed by init again, and the user's hooks stay.
+func TestGeminiUpgrade(t *testing.T) {
+	o := options(t, "project")
+	p := filepath.Join(o.Root, ".gemini", "settings.json")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	old := `{"hooks": {
+  "SessionStart": [{"matcher": "startup|resume|clear", "hooks": [{"type": "command", "command": "mnemo hook session-start --agent gemini", "timeout": 5000}]}],
+  "PreCompress": [{"hooks": [{"type": "command", "command": "mnemo hook pre-compact --agent gemini", "timeout": 5000}]},
+                  {"hooks": [{"type": "command", "command": "./mine.sh"}]}]
+}}`
+	os.WriteFile(p, []byte(old), 0o644)
+	if _, err := Install("gemini", o); err != nil {
+		t.Fatal(err)
+	}
+	got := string(read(t, p))
+	for _, not := range []string{"startup|resume|clear", "pre-compact"} {
+		if strings.Contains(got, not) {
+			t.Errorf("the settings still have %q:\n%s", not, got)
+		}
+	}
+	for _, want := range []string{"./mine.sh", "hook session-start --agent gemini", "hook session-end --agent gemini"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the settings lack %q:\n%s", want, got)
+		}
+	}
+}

@@ -16,11 +16,14 @@ var codexHooks = []hookSpec{
 	{"SessionEnd", "", "session-end", 3},
 }
 
-// Gemini CLI's events, mapped onto mnemo's hooks; its timeouts are in milliseconds.
+// Gemini CLI's events, mapped onto mnemo's hooks; its timeouts are in
+// milliseconds. SessionStart has no matcher: Gemini compares a matcher of
+// an event that is not a tool's to the source with ===, so a pattern
+// matches nothing. PreCompress is not registered: Gemini 0.61 fires it
+// before every model call, which would queue a capture job per call.
 var geminiHooks = []hookSpec{
-	{"SessionStart", "startup|resume|clear", "session-start", 5000},
+	{"SessionStart", "", "session-start", 5000},
 	{"BeforeAgent", "", "user-prompt-submit", 3000},
-	{"PreCompress", "", "pre-compact", 5000},
 	{"SessionEnd", "", "session-end", 3000},
 }
 

@@ -1,7 +1,9 @@
 // Package fakeapi is a scripted fake of the Anthropic Messages API (and of
-// the OpenAI Responses API the Codex CLI calls) for tests: it answers streaming requests (as Claude Code sends them) with
-// server-sent events and plain requests (as mnemo's own provider sends
-// them) with JSON, from a queue of replies, and keeps every request body.
+// the OpenAI Responses API the Codex CLI calls, and the Gemini API the
+// Gemini CLI calls) for tests: it answers streaming requests (as Claude
+// Code sends them) with server-sent events and plain requests (as mnemo's
+// own provider sends them) with JSON, from a queue of replies, and keeps
+// every request body.
 // See shared/reference/claude-code-e2e.md for the wire format.
 package fakeapi
 
@@ -97,6 +99,9 @@ func (f *Model) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	case r.URL.Path == "/v1/responses":
 		f.serveResponses(w, body)
+		return
+	case strings.HasPrefix(r.URL.Path, "/v1beta/models/"):
+		f.serveGemini(w, r, body)
 		return
 	case r.URL.Path != "/v1/messages":
 		http.NotFound(w, r)
