@@ -1,10 +1,12 @@
 package e2e
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -119,6 +121,36 @@ func TestCodexSession(t *testing.T) {
 	}
 	if list := s.mnemoRun("list"); !strings.Contains(list, "race") {
 		t.Errorf("the vault has no memory of the remembered -race after the worker ran:\n%s\ninbox:\n%s\nlog:\n%s", list, s.mnemoRun("inbox"), s.stateLog())
+	}
+
+	// Resumed, the session appends to its rollout; its next job starts
+	// where the first ended, and the memory it had is not injected again
+	// (the one the first job made may be: it is new to the session).
+	n := len(model.Requests())
+	s.codexExec(codex, "Thanks, that is all.", "resume", id[len(id)-36:])
+	if got := model.Requests()[n:]; len(got) == 0 {
+		t.Error("the resumed session sent no request")
+	} else if c := strings.Count(got[0], "### web-uses-pnpm"); c != 1 {
+		t.Errorf("the resumed session's first request has the pnpm memory %d times, want once (from the history)", c)
+	}
+	waitForJob(t, s, id[len(id)-36:], 2)
+	var jobs []struct {
+		Session    string
+		Transcript string
+		Start      int64 `json:"start_offset"`
+		End        int64 `json:"end_offset"`
+	}
+	json.Unmarshal([]byte(s.mnemoRun("queue", "list", "--json")), &jobs)
+	slices.SortFunc(jobs, func(a, b struct {
+		Session    string
+		Transcript string
+		Start      int64 `json:"start_offset"`
+		End        int64 `json:"end_offset"`
+	}) int {
+		return cmp.Compare(a.Start, b.Start)
+	})
+	if len(jobs) != 2 || jobs[0].Transcript != jobs[1].Transcript || jobs[0].Start != 0 || jobs[1].Start != jobs[0].End {
+		t.Errorf("jobs = %+v, want the resumed one on the same rollout from where the first ended", jobs)
 	}
 }
 
