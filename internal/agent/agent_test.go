@@ -397,3 +397,58 @@ func FuzzRemoveOnly(f *testing.F) {
 		}
 	})
 }
+
+// TestCodexHookHash checks the trust hash against the ones Codex CLI
+// 0.171.0 accepted: with these entries in config.toml, 'codex exec' ran
+// mnemo's hooks, and without them it did not.
+func TestCodexHookHash(t *testing.T) {
+	matcher := "startup|resume|clear"
+	tests := []struct {
+		event   string
+		matcher *string
+		command string
+		timeout int
+		want    string
+	}{
+		{"SessionStart", &matcher, "mnemo hook session-start --agent codex", 5, "sha256:cdf413135723829aea02ea4acf83fbcc543a93c4db9ce12d36db16c42ea8e04e"},
+		{"SessionEnd", nil, "mnemo hook session-end --agent codex", 3, "sha256:981ab77db21890d4baf89f860f316a91be512346bfa9ca224dee20be7dcb31ff"},
+		{"SessionEnd", nil, "mnemo hook session-end --agent codex", 30, "sha256:981ab77db21890d4baf89f860f316a91be512346bfa9ca224dee20be7dcb31ff"}, // clamped to 3
+	}
+	for _, tt := range tests {
+		if got := codexHookHash(tt.event, tt.matcher, tt.command, tt.timeout, false); got != tt.want {
+			t.Errorf("codexHookHash(%s, %d) = %s, want %s", tt.event, tt.timeout, got, tt.want)
+		}
+	}
+	if got := snakeCase("UserPromptSubmit"); got != "user_prompt_submit" {
+		t.Errorf("snakeCase = %q", got)
+	}
+}
+
+// TestGeminiUpgrade: settings written by an older init (a SessionStart
+// matcher Gemini never matches, a PreCompress hook that fired on every
+// model call) are fixed by init again, and the user's hooks stay.
+func TestGeminiUpgrade(t *testing.T) {
+	o := options(t, "project")
+	p := filepath.Join(o.Root, ".gemini", "settings.json")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	old := `{"hooks": {
+  "SessionStart": [{"matcher": "startup|resume|clear", "hooks": [{"type": "command", "command": "mnemo hook session-start --agent gemini", "timeout": 5000}]}],
+  "PreCompress": [{"hooks": [{"type": "command", "command": "mnemo hook pre-compact --agent gemini", "timeout": 5000}]},
+                  {"hooks": [{"type": "command", "command": "./mine.sh"}]}]
+}}`
+	os.WriteFile(p, []byte(old), 0o644)
+	if _, err := Install("gemini", o); err != nil {
+		t.Fatal(err)
+	}
+	got := string(read(t, p))
+	for _, not := range []string{"startup|resume|clear", "pre-compact"} {
+		if strings.Contains(got, not) {
+			t.Errorf("the settings still have %q:\n%s", not, got)
+		}
+	}
+	for _, want := range []string{"./mine.sh", "hook session-start --agent gemini", "hook session-end --agent gemini"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the settings lack %q:\n%s", want, got)
+		}
+	}
+}

@@ -92,6 +92,11 @@ func isMnemoHook(h any) bool {
 		return false
 	}
 	cmd, _ := o.vals["command"].(string)
+	return isMnemoCommand(cmd)
+}
+
+// isMnemoCommand reports whether a hook's command runs 'mnemo hook'.
+func isMnemoCommand(cmd string) bool {
 	prog, rest := firstWord(cmd)
 	return filepath.Base(prog) == "mnemo" && strings.HasPrefix(rest, " hook ")
 }
@@ -190,8 +195,12 @@ func keepGroup(g any, event string, want map[string]hookSpec, placed map[string]
 		if s, ok := want[event]; ok && !placed[event] {
 			placed[event] = true
 			rest = append(rest, handler(s, binary, extra))
-			if len(list) == 1 && s.matcher != "" { // a group of mnemo's own
-				gobj.set("matcher", s.matcher)
+			if len(list) == 1 { // a group of mnemo's own: its matcher is mnemo's
+				if s.matcher != "" {
+					gobj.set("matcher", s.matcher)
+				} else {
+					gobj.del("matcher")
+				}
 			}
 		}
 	}

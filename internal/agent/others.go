@@ -16,11 +16,14 @@ var codexHooks = []hookSpec{
 	{"SessionEnd", "", "session-end", 3},
 }
 
-// Gemini CLI's events, mapped onto mnemo's hooks; its timeouts are in milliseconds.
+// Gemini CLI's events, mapped onto mnemo's hooks; its timeouts are in
+// milliseconds. SessionStart has no matcher: Gemini compares a matcher of
+// an event that is not a tool's to the source with ===, so a pattern
+// matches nothing. PreCompress is not registered: Gemini 0.61 fires it
+// before every model call, which would queue a capture job per call.
 var geminiHooks = []hookSpec{
-	{"SessionStart", "startup|resume|clear", "session-start", 5000},
+	{"SessionStart", "", "session-start", 5000},
 	{"BeforeAgent", "", "user-prompt-submit", 3000},
-	{"PreCompress", "", "pre-compact", 5000},
 	{"SessionEnd", "", "session-end", 3000},
 }
 
@@ -125,30 +128,42 @@ func setFlatHooks(settings *object, specs []hookSpec, binary string, extra []str
 }
 
 // setTOMLServer removes the [mcp_servers.mnemo] table (and its subtables)
-// from a TOML text and, with add, appends it again. The rest of the text is
-// kept byte for byte: TOML tables end where the next table header starts.
+// from a TOML text and, with add, appends it again.
 func setTOMLServer(old []byte, binary string, add bool) []byte {
 	header := "[mcp_servers." + ServerName
+	drop := func(t string) bool { return t == header+"]" || strings.HasPrefix(t, header+".") }
+	text := ""
+	if add {
+		text = header + "]\ncommand = " + strconv.Quote(binary) + "\nargs = [\"mcp\"]\n"
+	}
+	return setTOMLTables(old, drop, text)
+}
+
+// setTOMLTables removes from a TOML text the tables whose header line drop
+// reports, and appends add after a blank line. The rest of the text is
+// kept byte for byte: TOML tables end where the next table header starts.
+// nil when nothing is left.
+func setTOMLTables(old []byte, drop func(header string) bool, add string) []byte {
 	var out []string
 	skipping := false
 	for line := range strings.Lines(string(old)) {
 		t := strings.TrimSpace(line)
 		if strings.HasPrefix(t, "[") {
-			skipping = t == header+"]" || strings.HasPrefix(t, header+".")
+			skipping = drop(t)
 		}
 		if !skipping {
 			out = append(out, line)
 		}
 	}
 	text := strings.Join(out, "")
-	if add {
+	if add != "" {
 		if text != "" && !strings.HasSuffix(text, "\n") {
 			text += "\n"
 		}
 		if text != "" && !strings.HasSuffix(text, "\n\n") {
 			text += "\n"
 		}
-		text += header + "]\ncommand = " + strconv.Quote(binary) + "\nargs = [\"mcp\"]\n"
+		text += add
 	} else {
 		text = strings.TrimRight(text, "\n")
 		if text != "" {

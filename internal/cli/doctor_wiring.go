@@ -50,6 +50,9 @@ func wiringChecks(ctx context.Context, f *Factory, p *project.Project, o agent.O
 	if c, ok := localSettingsCheck(ctx, f, p, o); ok {
 		out = append(out, c)
 	}
+	if c, ok := codexTrustCheck(f, o); ok {
+		out = append(out, c)
+	}
 	if o.Shared {
 		out = append(out, autoMemoryCheck(f, o, reg))
 		if p.InGit() {
@@ -57,6 +60,25 @@ func wiringChecks(ctx context.Context, f *Factory, p *project.Project, o agent.O
 		}
 	}
 	return out
+}
+
+// codexTrustCheck says whether Codex runs the mnemo hooks of the project's
+// .codex/hooks.json: the project trusted, each hook's hash current in
+// ~/.codex/config.toml. No check when mnemo is not wired into Codex.
+func codexTrustCheck(f *Factory, o agent.Options) (check, bool) {
+	hooks, err := agent.CodexHooks(o.CodexHooksFile())
+	if err == nil && !slices.ContainsFunc(hooks, func(h agent.CodexHook) bool { return h.Mnemo }) {
+		return check{}, false
+	}
+	problems, err := agent.CodexTrustProblems(o)
+	switch {
+	case err != nil:
+		return check{Name: "codex", Status: "fail", Detail: "cannot read Codex's trust: " + err.Error()}, true
+	case len(problems) > 0:
+		return check{Name: "codex", Status: "fail", Detail: strings.Join(problems, "; "),
+			Fix: "start codex in the project and trust it and its hooks, or mnemo init --agent codex --trust-hooks"}, true
+	}
+	return check{Name: "codex", Status: "ok", Detail: "Codex trusts the project and mnemo's hooks (" + displayPath(f, o.CodexConfig()) + ")"}, true
 }
 
 // mergeCheck says whether a conflict in MEMORY.md is merged by mnemo's

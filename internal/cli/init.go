@@ -21,6 +21,7 @@ type initOptions struct {
 	scope   string
 	noAgent bool
 	json    bool
+	trust   bool // --trust-hooks: write Codex's trust of the project and mnemo's hooks
 }
 
 func newInitCmd(f *Factory) *cobra.Command {
@@ -44,6 +45,14 @@ autoMemoryDirectory at the vault in .claude/settings.local.json, so the
 memories Claude writes natively and mnemo's share one folder. For codex,
 gemini and cursor it registers the MCP server and hooks in their files.
 
+Codex runs a project's hooks and MCP servers only once the project is
+trusted and each hook's hash is trusted in ~/.codex/config.toml; until then
+it ignores them without a word. Start codex in the project once and choose
+to trust it (or run 'codex exec --trust'), and approve the hooks, or pass
+--trust-hooks: init then writes the project's trust and the hash of each of
+mnemo's hooks, as they are now, into ~/.codex/config.toml ('mnemo doctor'
+says when they go stale).
+
 Files that are committed (.claude/settings.json, .mcp.json, the project
 files of the other agents) run mnemo from PATH, so they hold nothing of one
 machine; local and user scope name this binary. .claude/settings.local.json
@@ -59,7 +68,8 @@ exactly what init added.`,
 		Example: `  mnemo init
   mnemo init --private
   mnemo init --scope local
-  mnemo init --agent codex`,
+  mnemo init --agent codex
+  mnemo init --agent codex --trust-hooks`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !agent.Valid(opts.agent) {
@@ -70,6 +80,9 @@ exactly what init added.`,
 			default:
 				return usageErrorf("--scope %q is not one of project, local, user", opts.scope)
 			}
+			if opts.trust && opts.agent != "codex" {
+				return usageErrorf("--trust-hooks is for --agent codex")
+			}
 			return runInit(cmd.Context(), f, opts)
 		},
 	}
@@ -79,6 +92,7 @@ exactly what init added.`,
 	fl.StringVar(&opts.scope, "scope", "project", "where the agent's config goes: project, local or user")
 	fl.BoolVar(&opts.noAgent, "no-agent", false, "create the vaults only; change no agent configuration")
 	fl.BoolVar(&opts.json, "json", false, "print what changed as JSON")
+	fl.BoolVar(&opts.trust, "trust-hooks", false, "codex: trust the project and mnemo's hooks in ~/.codex/config.toml")
 	return cmd
 }
 
@@ -147,6 +161,15 @@ func runInit(ctx context.Context, f *Factory, opts initOptions) error {
 		if err := ignoreLocalSettings(ctx, f, opts, o); err != nil {
 			return err
 		}
+		if opts.agent == "codex" {
+			c, err := codexTrust(f, opts, o)
+			if c.Path != "" {
+				res.Changes = append(res.Changes, c)
+			}
+			if err != nil {
+				return err
+			}
+		}
 		warnPath(f, o)
 	}
 	if opts.json {
@@ -174,6 +197,26 @@ func ignoreLocalSettings(ctx context.Context, f *Factory, opts initOptions, o ag
 			displayPath(f, o.LocalSettings()))
 	}
 	return err
+}
+
+// codexTrust writes Codex's trust with --trust-hooks, and otherwise says
+// that Codex will not run mnemo until the project and its hooks are trusted.
+func codexTrust(f *Factory, opts initOptions, o agent.Options) (agent.Change, error) {
+	if !opts.trust {
+		problems, err := agent.CodexTrustProblems(o)
+		if err == nil && len(problems) > 0 {
+			fmt.Fprintf(f.IO.ErrOut, "note: Codex runs the project's hooks and MCP server only once the project and each hook are trusted (%d not yet):\n"+
+				"  start codex here once and choose to trust it (or run 'codex exec --trust'), and approve the hooks,\n"+
+				"  or run 'mnemo init --agent codex --trust-hooks' to write that trust into %s\n", len(problems), displayPath(f, o.CodexConfig()))
+		}
+		return agent.Change{}, nil
+	}
+	c, err := agent.TrustCodex(o)
+	if err == nil && !opts.json && c.Action != "unchanged" {
+		printChanges(f, f.IO.Out, []agent.Change{c})
+		fmt.Fprintf(f.IO.Out, "trusted the project and mnemo's hooks for Codex in %s (a changed hook is untrusted again: run this again)\n", displayPath(f, o.CodexConfig()))
+	}
+	return c, err
 }
 
 // warnPath says when the committed files' mnemo, the one on PATH, is

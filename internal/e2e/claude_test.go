@@ -75,7 +75,16 @@ type sandbox struct {
 
 func newSandbox(t *testing.T, model *fakeapi.Model) *sandbox {
 	t.Helper()
-	s := &sandbox{t: t, claude: findClaude(t), mnemo: buildMnemo(t), model: model}
+	claude := findClaude(t)
+	s := newBareSandbox(t, model)
+	s.claude = claude
+	return s
+}
+
+// newBareSandbox is a sandbox without a client chosen.
+func newBareSandbox(t *testing.T, model *fakeapi.Model) *sandbox {
+	t.Helper()
+	s := &sandbox{t: t, mnemo: buildMnemo(t), model: model}
 	base := t.TempDir()
 	s.home = filepath.Join(base, "home")
 	s.project = filepath.Join(base, "proj")
@@ -83,7 +92,8 @@ func newSandbox(t *testing.T, model *fakeapi.Model) *sandbox {
 	os.MkdirAll(s.project, 0o755)
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "CLAUDE") || strings.HasPrefix(k, "ANTHROPIC") || strings.HasPrefix(k, "MNEMO") || k == "HOME" {
+		if strings.HasPrefix(k, "CLAUDE") || strings.HasPrefix(k, "ANTHROPIC") || strings.HasPrefix(k, "MNEMO") ||
+			strings.HasPrefix(k, "CODEX") || strings.HasPrefix(k, "OPENAI") || k == "HOME" {
 			continue
 		}
 		if k == "PATH" { // the project's committed hooks run mnemo from PATH: this build

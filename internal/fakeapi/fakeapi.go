@@ -1,7 +1,9 @@
-// Package fakeapi is a scripted fake of the Anthropic Messages API for
-// tests: it answers streaming requests (as Claude Code sends them) with
-// server-sent events and plain requests (as mnemo's own provider sends
-// them) with JSON, from a queue of replies, and keeps every request body.
+// Package fakeapi is a scripted fake of the Anthropic Messages API (and of
+// the OpenAI Responses API the Codex CLI calls, and the Gemini API the
+// Gemini CLI calls) for tests: it answers streaming requests (as Claude
+// Code sends them) with server-sent events and plain requests (as mnemo's
+// own provider sends them) with JSON, from a queue of replies, and keeps
+// every request body.
 // See shared/reference/claude-code-e2e.md for the wire format.
 package fakeapi
 
@@ -59,7 +61,7 @@ func New(t TB, script ...Reply) *Model {
 // URL is the base URL to give as ANTHROPIC_BASE_URL.
 func (f *Model) URL() string { return f.srv.URL }
 
-// Requests returns the message request bodies so far.
+// Requests returns the request bodies so far (messages and responses).
 func (f *Model) Requests() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -95,6 +97,12 @@ func (f *Model) serve(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(r.URL.Path, "/v1/messages/count_tokens"):
 		fmt.Fprint(w, `{"input_tokens": 10}`)
 		return
+	case r.URL.Path == "/v1/responses":
+		f.serveResponses(w, body)
+		return
+	case strings.HasPrefix(r.URL.Path, "/v1beta/models/"):
+		f.serveGemini(w, r, body)
+		return
 	case r.URL.Path != "/v1/messages":
 		http.NotFound(w, r)
 		return
@@ -104,27 +112,9 @@ func (f *Model) serve(w http.ResponseWriter, r *http.Request) {
 		Stream bool   `json:"stream"`
 	}
 	json.Unmarshal(body, &req)
-	f.mu.Lock()
-	f.requests = append(f.requests, string(body))
-	rep := Reply{Text: "OK."}
-	switch {
-	case !req.Stream && len(f.plain) > 0:
-		rep, f.plain = f.plain[0], f.plain[1:]
-	case len(f.script) > 0:
-		rep, f.script = f.script[0], f.script[1:]
-	}
-	if !req.Stream {
-		f.plainReq = append(f.plainReq, string(body))
-	}
-	n := len(f.requests)
-	f.mu.Unlock()
+	rep, n := f.next(body, req.Stream)
 	if rep.Status != 0 && rep.Status != http.StatusOK {
-		for k, v := range rep.Header {
-			w.Header().Set(k, v)
-		}
-		w.Header().Set("content-type", "application/json")
-		w.WriteHeader(rep.Status)
-		fmt.Fprint(w, rep.Text)
+		writeError(w, rep)
 		return
 	}
 	if !req.Stream {
@@ -166,6 +156,35 @@ func (f *Model) serve(w http.ResponseWriter, r *http.Request) {
 		json.Unmarshal([]byte(e), &typ)
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ.Type, e)
 	}
+}
+
+// next records a request body and takes the reply for it: a plain request
+// takes a plain reply first. It returns the reply and the request's number.
+func (f *Model) next(body []byte, stream bool) (Reply, int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.requests = append(f.requests, string(body))
+	rep := Reply{Text: "OK."}
+	switch {
+	case !stream && len(f.plain) > 0:
+		rep, f.plain = f.plain[0], f.plain[1:]
+	case len(f.script) > 0:
+		rep, f.script = f.script[0], f.script[1:]
+	}
+	if !stream {
+		f.plainReq = append(f.plainReq, string(body))
+	}
+	return rep, len(f.requests)
+}
+
+// writeError answers with a scripted HTTP error.
+func writeError(w http.ResponseWriter, rep Reply) {
+	for k, v := range rep.Header {
+		w.Header().Set(k, v)
+	}
+	w.Header().Set("content-type", "application/json")
+	w.WriteHeader(rep.Status)
+	fmt.Fprint(w, rep.Text)
 }
 
 func quote(s string) string {

@@ -282,8 +282,9 @@ func codexOutput(raw json.RawMessage) (text string, failed bool) {
 	return text, false
 }
 
-// codexBody rewrites the text form of a command's output ("Exit code: 1",
-// "Wall time: …", "Output:", then the output) as Claude Code words it: the
+// codexBody rewrites the text form of a command's output ("Exit code: 1"
+// or "Process exited with code 1", "Wall time: …", "Output:", then the
+// output) as Claude Code words it: the
 // output alone, led by "Exit code N" when the command failed.
 func codexBody(text string, code int) string {
 	head := text[:min(len(text), 300)]
@@ -298,13 +299,20 @@ func codexBody(text string, code int) string {
 	return body
 }
 
+// exitCodeLines are how the text form of a command's output states its
+// exit code, on a line of its own: "Exit code: 1" (shell), "Process exited
+// with code 1" (exec_command, Codex 0.171).
+var exitCodeLines = []string{"Exit code: ", "Process exited with code "}
+
 // exitCode reads the exit code at the head of the text form of a
-// command's output: "Exit code: 1" on a line of its own.
+// command's output.
 func exitCode(s string) (int, bool) {
-	for line := range strings.Lines(s[:min(len(s), 200)]) {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "Exit code: "); ok {
-			n, err := strconv.Atoi(v)
-			return n, err == nil
+	for line := range strings.Lines(s[:min(len(s), 300)]) {
+		for _, p := range exitCodeLines {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(line), p); ok {
+				n, err := strconv.Atoi(v)
+				return n, err == nil
+			}
 		}
 	}
 	return 0, false

@@ -54,6 +54,11 @@ func TestCodexOutput(t *testing.T) {
 		{"json exit 0", str(`{"output":"ok\n","metadata":{"exit_code":0}}`), "ok\n", false},
 		{"text exit 1", str("Exit code: 1\nWall time: 2 seconds\nOutput:\nboom\n"), "Exit code 1\nboom\n", true},
 		{"text exit 0", str("Exit code: 0\nOutput:\nfine\n"), "fine\n", false},
+		// Codex 0.171's exec_command output, as its rollouts hold it.
+		{"process exited 2", str("Chunk ID: 722fda\nWall time: 0.0000 seconds\nProcess exited with code 2\nOriginal token count: 16\nOutput:\nls: cannot access 'web/x': No such file or directory\n"),
+			"Exit code 2\nls: cannot access 'web/x': No such file or directory\n", true},
+		{"process exited 0", str("Chunk ID: 1a2b3c\nWall time: 0.0012 seconds\nProcess exited with code 0\nOriginal token count: 3\nOutput:\nfine\n"), "fine\n", false},
+		{"process exited 127", str("Process exited with code 127\nOutput:\nbash: nope: command not found\n"), "Exit code 127\nbash: nope: command not found\n", true},
 		{"plain", str("Plan updated"), "Plan updated", false},
 		{"object failed", json.RawMessage(`{"content":"no such file","success":false}`), "no such file", true},
 		{"object ok", json.RawMessage(`{"content":"done","success":true}`), "done", false},

@@ -38,22 +38,21 @@ func CodexSessions(dir, root string) ([]string, error) {
 }
 
 // codexCWD reads the folder a rollout file's session ran in from its
-// session_meta line, the first; "" when it has none.
+// session_meta line, the first, however long (Codex 0.171 inlines its base
+// instructions there); "" when it has none.
 func codexCWD(path string) string {
 	f, _, err := safefile.Open(path, MaxFileSize) // a FIFO or a device is refused, never waited on
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
-	line, _ := br.ReadSlice('\n')
 	var w struct {
 		Type    string `json:"type"`
 		Payload struct {
 			CWD string `json:"cwd"`
 		} `json:"payload"`
 	}
-	if json.Unmarshal(line, &w) != nil || w.Type != "session_meta" {
+	if json.NewDecoder(bufio.NewReader(f)).Decode(&w) != nil || w.Type != "session_meta" {
 		return ""
 	}
 	return w.Payload.CWD
@@ -66,9 +65,31 @@ func within(root, path string) bool {
 }
 
 // GeminiSessions returns the Gemini CLI session files of the project at
-// root under dir (~/.gemini): Gemini CLI keeps them in
-// tmp/<SHA-256 of the project's path>/chats/.
+// root under dir (~/.gemini). Gemini CLI keeps them in tmp/<slug>/chats/
+// (0.61: a slug of the folder's name, with tmp/<slug>/.project_root
+// holding the project's path), earlier in tmp/<SHA-256 of the path>/chats/;
+// a session is session-*.jsonl (a record log) or session-*.json.
 func GeminiSessions(dir, root string) ([]string, error) {
 	sum := sha256.Sum256([]byte(root))
-	return filepath.Glob(filepath.Join(dir, "tmp", hex.EncodeToString(sum[:]), "chats", "session-*.json"))
+	dirs := []string{filepath.Join(dir, "tmp", hex.EncodeToString(sum[:]))}
+	marks, err := filepath.Glob(filepath.Join(dir, "tmp", "*", ".project_root"))
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range marks {
+		if data, err := os.ReadFile(m); err == nil && strings.TrimSpace(string(data)) == root {
+			dirs = append(dirs, filepath.Dir(m))
+		}
+	}
+	var out []string
+	for _, d := range dirs {
+		for _, pat := range []string{"session-*.jsonl", "session-*.json"} {
+			m, err := filepath.Glob(filepath.Join(d, "chats", pat))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, m...)
+		}
+	}
+	return out, nil
 }

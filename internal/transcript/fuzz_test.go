@@ -46,6 +46,13 @@ func FuzzReader(f *testing.F) {
 	}
 	f.Add(gemini)
 	f.Add(gemini[:len(gemini)/3])
+	geminiLog, err := os.ReadFile(filepath.Join("testdata", "gemini-log.jsonl")) // the record log of Gemini CLI 0.61
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(geminiLog)
+	f.Add(geminiLog[:len(geminiLog)/2])
+	f.Add([]byte(`{"sessionId":"s","projectHash":"h"}` + "\n" + `{"$rewindTo":"x"}` + "\n" + `{"$set":{"messages":[{"id":"x"}]}}` + "\n" + `{"$rewindTo":"x"}` + "\n" + `{"id":"x","type":"user","content":"<hook_context>a"}`))
 	f.Add([]byte(`{"sessionId":"s","projectHash":"h","messages":[{"type":"gemini","content":[{"text":"a"}],"toolCalls":[{"id":"t","name":"replace","args":3,"status":"error","result":[{"functionResponse":{"response":{"error":{"x":1}}}}]}]}]}`))
 	f.Add([]byte(`{"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"c","input":"*** Add File: "}}` + "\n" +
 		`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":{"content":1}}}` + "\n" +

@@ -34,6 +34,7 @@ type geminiSession struct {
 }
 
 type geminiMessage struct {
+	ID        string          `json:"id"`
 	Timestamp string          `json:"timestamp"`
 	Type      string          `json:"type"`
 	Content   json.RawMessage `json:"content"` // a string, or parts [{"text"}]
@@ -63,7 +64,7 @@ type geminiCall struct {
 func looksGemini(head []byte) bool {
 	first, _, _ := bytes.Cut(bytes.TrimLeft(head, " \t\r\n"), []byte("\n"))
 	first = bytes.TrimSpace(first)
-	if bytes.Equal(first, []byte("{")) {
+	if bytes.Equal(first, []byte("{")) || looksGeminiLog(first) {
 		return true
 	}
 	return bytes.HasPrefix(first, []byte("{")) && bytes.Contains(first, []byte(`"sessionId"`)) &&
@@ -80,8 +81,11 @@ func (r *Reader) openGemini(src io.Reader, offset int64) error {
 	if len(data) > maxGeminiBytes {
 		return fmt.Errorf("a Gemini session larger than %d MB", maxGeminiBytes>>20)
 	}
+	data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 	var s geminiSession
-	if err := json.Unmarshal(bytes.ToValidUTF8(data, []byte("\uFFFD")), &s); err != nil {
+	if first, _, _ := bytes.Cut(data, []byte("\n")); looksGeminiLog(bytes.TrimSpace(first)) {
+		s = foldGeminiLog(data)
+	} else if err := json.Unmarshal(data, &s); err != nil {
 		// Caught while Gemini CLI rewrites it, most likely: an error, so
 		// that the job is retried later rather than done with nothing.
 		return fmt.Errorf("the Gemini session is not a whole JSON document (being written?): %w", err)
@@ -112,7 +116,7 @@ func geminiEntries(m geminiMessage, ts time.Time) []Entry {
 	text := geminiText(m.Content)
 	switch m.Type {
 	case "user":
-		if strings.TrimSpace(text) == "" {
+		if text = geminiUserText(text); strings.TrimSpace(text) == "" {
 			return nil
 		}
 		return []Entry{{Type: "user", Role: "user", Time: ts, Content: []Block{{Type: "text", Text: text}}}}
@@ -127,7 +131,9 @@ func geminiEntries(m geminiMessage, ts time.Time) []Entry {
 			a.Content = append(a.Content, Block{Type: "tool_use", ID: c.ID, Name: name, Input: input})
 			out, failed := c.output()
 			if name == "Bash" {
-				out = geminiShell(out)
+				var code bool
+				out, code = geminiShell(out)
+				failed = failed || code
 			}
 			content, _ := json.Marshal(out)
 			res.Content = append(res.Content, Block{Type: "tool_result", ToolUseID: c.ID, Content: content, IsError: failed})
@@ -147,10 +153,12 @@ func geminiEntries(m geminiMessage, ts time.Time) []Entry {
 // geminiShell rewrites run_shell_command's report ("Command: …",
 // "Directory: …", "Stdout: …", "Stderr: …", "Exit Code: 1", …) as Claude
 // Code words a command's result: the output, led by "Exit code N" when
-// the command failed.
-func geminiShell(s string) string {
-	if !strings.HasPrefix(s, "Command: ") {
-		return s
+// the command failed, and whether it did. Gemini CLI 0.61 leaves out the
+// command and wraps the report in <untrusted_context>.
+func geminiShell(s string) (string, bool) {
+	s = untrusted(s)
+	if !strings.HasPrefix(s, "Command: ") && !strings.HasPrefix(s, "Output: ") {
+		return s, false
 	}
 	var b strings.Builder
 	code, field := "", ""
@@ -170,9 +178,9 @@ func geminiShell(s string) string {
 		}
 	}
 	if code != "" && code != "0" {
-		return "Exit code " + code + "\n" + b.String()
+		return "Exit code " + code + "\n" + b.String(), true
 	}
-	return b.String()
+	return b.String(), false
 }
 
 // geminiShellField reports whether k names a field of run_shell_command's report.

@@ -1,0 +1,109 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
+)
+
+// Gemini CLI 0.61 writes a session as a record log instead
+// (chats/session-<time>-<id>.jsonl), appended to, never rewritten: a
+// header {"sessionId", "projectHash", "startTime", "lastUpdated", "kind"},
+// then records. A message record (one with an "id") is upserted by id (a
+// model message is written first without, then with its toolCalls);
+// {"$set": {...}} sets metadata, and $set.messages replaces the whole list
+// (at the start, and on resume, where history is rewritten);
+// {"$rewindTo": id} drops that message and the ones after it. A resumed
+// session appends to its original file. Folded, the log is the same
+// session as the JSON document, and is read the same way: offsets count
+// messages.
+
+// looksGeminiLog reports whether a first line is a record log's header.
+func looksGeminiLog(first []byte) bool {
+	return bytes.HasPrefix(first, []byte("{")) && bytes.Contains(first, []byte(`"sessionId"`)) &&
+		bytes.Contains(first, []byte(`"projectHash"`)) && !bytes.Contains(first, []byte(`"messages"`)) && json.Valid(first)
+}
+
+// foldGeminiLog folds a record log into the session it describes. Lines
+// that are not records it knows (a partly written last line, kinds added
+// later) are stepped over.
+func foldGeminiLog(data []byte) geminiSession {
+	var s geminiSession
+	at := map[string]int{} // message id → index in s.Messages
+	reindex := func() {
+		clear(at)
+		for i, m := range s.Messages {
+			if m.ID != "" {
+				at[m.ID] = i
+			}
+		}
+	}
+	for line := range bytes.Lines(data) {
+		var rec struct {
+			SessionID string `json:"sessionId"`
+			ID        string `json:"id"`
+			Set       *struct {
+				Messages *[]geminiMessage `json:"messages"`
+			} `json:"$set"`
+			RewindTo *string `json:"$rewindTo"`
+		}
+		if json.Unmarshal(line, &rec) != nil {
+			continue
+		}
+		switch {
+		case rec.Set != nil:
+			if rec.Set.Messages != nil {
+				s.Messages = *rec.Set.Messages
+				reindex()
+			}
+		case rec.RewindTo != nil:
+			if i, ok := at[*rec.RewindTo]; ok {
+				s.Messages = s.Messages[:i]
+				reindex()
+			}
+		case rec.ID != "":
+			var m geminiMessage
+			if json.Unmarshal(line, &m) != nil {
+				continue
+			}
+			if i, ok := at[m.ID]; ok {
+				s.Messages[i] = m
+			} else {
+				at[m.ID] = len(s.Messages)
+				s.Messages = append(s.Messages, m)
+			}
+		case rec.SessionID != "":
+			s.SessionID = rec.SessionID
+		}
+	}
+	return s
+}
+
+// hookContext is a hook's context as Gemini CLI puts it into the user's
+// message: wrapped, its own angle brackets escaped.
+var hookContext = lazyregexp.New(`(?s)<hook_context>.*?</hook_context>\s*`)
+
+// geminiUserText is the part of a user message's text the person wrote:
+// without the context hooks added; "" for the <session_context> block
+// Gemini CLI sends first (the environment, the folder listing, MCP server
+// instructions).
+func geminiUserText(text string) string {
+	text = hookContext.ReplaceAllString(text, "")
+	if strings.HasPrefix(strings.TrimSpace(text), "<session_context>") {
+		return ""
+	}
+	return text
+}
+
+// untrusted unwraps tool output Gemini CLI marks as untrusted.
+func untrusted(s string) string {
+	t := strings.TrimSpace(s)
+	if in, ok := strings.CutPrefix(t, "<untrusted_context>"); ok {
+		if in, ok := strings.CutSuffix(in, "</untrusted_context>"); ok {
+			return strings.TrimPrefix(in, "\n")
+		}
+	}
+	return s
+}
