@@ -32,7 +32,7 @@ it, extract candidate facts, and consolidate them into the vault (facts
 that clear the auto-approve confidence) or the inbox (the rest).
 
 One worker runs per project; the capture hooks start it, detached, and it
-exits after --idle without work. Each job is one line in the state log,
+exits after --idle ($MNEMO_WORKER_IDLE) without work. Each job is one line in the state log,
 with timing and tokens. The extractor is chosen by --extractor or
 $MNEMO_EXTRACTOR: auto (the default: the Anthropic API when
 ANTHROPIC_API_KEY is set, else the claude CLI on PATH, else an
@@ -47,6 +47,13 @@ else the offline heuristic), anthropic, claude-cli, openai or heuristic.`,
 				return err
 			}
 			defer c.close()
+			if s := f.Env.Getenv("MNEMO_WORKER_IDLE"); s != "" && !cmd.Flags().Changed("idle") {
+				d, err := time.ParseDuration(s)
+				if err != nil {
+					return usageErrorf("$MNEMO_WORKER_IDLE %q is not a duration (like 5s or 2m)", s)
+				}
+				idle = d
+			}
 			if once {
 				idle = 0
 			}

@@ -107,6 +107,7 @@ func newBareSandbox(t *testing.T, model *fakeapi.Model) *sandbox {
 		"ANTHROPIC_API_KEY=sk-ant-test",
 		"ANTHROPIC_BASE_URL="+model.URL(),
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"MNEMO_WORKER_IDLE=2s", // the workers the hooks start end soon after the test, not a minute later
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t",
 	)
 	s.run("git", "init", "-q")
