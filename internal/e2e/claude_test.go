@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/fakeapi"
+	"github.com/mnemo-dev/mnemo/internal/queue"
 )
 
 // claudeVersion is the Claude Code release the suite pins.
@@ -88,6 +89,7 @@ func newBareSandbox(t *testing.T, model *fakeapi.Model) *sandbox {
 	base := t.TempDir()
 	s.home = filepath.Join(base, "home")
 	s.project = filepath.Join(base, "proj")
+	t.Cleanup(func() { waitWorkers(t, filepath.Join(s.home, ".mnemo", "state")) }) // before TempDir's own cleanup
 	os.MkdirAll(s.home, 0o755)
 	os.MkdirAll(s.project, 0o755)
 	for _, kv := range os.Environ() {
@@ -168,4 +170,21 @@ func (s *sandbox) stateLog() string {
 		b.Write(data)
 	}
 	return b.String()
+}
+
+// waitWorkers waits, a while at most, until no worker holds a state folder
+// under dir: the workers the hooks start run past the session, and one
+// still writing would race the removal of the test's folders.
+func waitWorkers(t *testing.T, dir string) {
+	states, _ := filepath.Glob(filepath.Join(dir, "*"))
+	deadline := time.Now().Add(30 * time.Second)
+	for _, st := range states {
+		for queue.WorkerRunning(st) {
+			if time.Now().After(deadline) {
+				t.Logf("a worker still holds %s after 30 s", st)
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
 }
