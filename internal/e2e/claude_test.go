@@ -172,19 +172,27 @@ func (s *sandbox) stateLog() string {
 	return b.String()
 }
 
-// waitWorkers waits, a while at most, until no worker holds a state folder
-// under dir: the workers the hooks start run past the session, and one
-// still writing would race the removal of the test's folders.
+// waitWorkers waits, a while at most, until no worker has held a state
+// folder under dir for half a second: the workers the hooks start run past
+// the session (one may be starting just now), and one still writing would
+// race the removal of the test's folders.
 func waitWorkers(t *testing.T, dir string) {
-	states, _ := filepath.Glob(filepath.Join(dir, "*"))
 	deadline := time.Now().Add(30 * time.Second)
-	for _, st := range states {
-		for queue.WorkerRunning(st) {
-			if time.Now().After(deadline) {
-				t.Logf("a worker still holds %s after 30 s", st)
-				return
-			}
-			time.Sleep(50 * time.Millisecond)
+	for quiet := 0; quiet < 5; {
+		if time.Now().After(deadline) {
+			t.Logf("a worker still holds a state folder under %s after 30 s", dir)
+			return
 		}
+		states, _ := filepath.Glob(filepath.Join(dir, "*"))
+		busy := false
+		for _, st := range states {
+			busy = busy || queue.WorkerRunning(st)
+		}
+		if busy {
+			quiet = 0
+		} else {
+			quiet++
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
