@@ -112,19 +112,7 @@ func (leaker) Extract(context.Context, *transcript.Digest) ([]consolidate.Fact, 
 // dropped with a log line that names its kind, and counted; the others are
 // consolidated; the secret is in no file and in no name.
 func TestCandidatesWithSecretsAreDropped(t *testing.T) {
-	p := newProject(t)
-	ctx := context.Background()
-	var log bytes.Buffer
-	pl := p.pipeline(leaker{})
-	pl.Log = slog.New(slog.NewTextHandler(&log, nil))
-	tr := filepath.Join(t.TempDir(), "s.jsonl")
-	appendLines(t, tr, line("s", "deploy it", 1))
-	p.q.Enqueue(ctx, queue.Job{Session: "s", Transcript: tr, Event: "session-end"})
-	w := &Worker{StateDir: p.state, Queue: p.q, Process: pl.Process, Log: pl.Log, Now: time.Now, Lease: time.Minute, Poll: 20 * time.Millisecond}
-	if err := w.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	done, _ := p.q.List(ctx, "done")
+	p, done, log := runOneJob(t, leaker{})
 	if len(done) != 1 || done[0].Facts != 1 {
 		t.Fatalf("jobs done = %+v, want the job done with the one clean fact", done)
 	}
@@ -174,11 +162,24 @@ func (hostile) Extract(context.Context, *transcript.Digest) ([]consolidate.Fact,
 // TestOneBadFactDoesNotFailTheJob: a candidate the vault refuses is
 // dropped with its reason; the job completes with the others.
 func TestOneBadFactDoesNotFailTheJob(t *testing.T) {
+	_, done, log := runOneJob(t, hostile{})
+	if len(done) != 1 || done[0].Facts != 1 {
+		t.Fatalf("jobs done = %+v, want the job done with the one good fact", done)
+	}
+	if !strings.Contains(log.String(), `msg="candidate dropped"`) || !strings.Contains(log.String(), "description:") {
+		t.Errorf("the log does not say why the fact was dropped:\n%s", log.String())
+	}
+}
+
+// runOneJob runs a worker with extractor x on one queued session and
+// returns the project, the jobs done and the log.
+func runOneJob(t *testing.T, x Extractor) (*project, []queue.Job, *bytes.Buffer) {
+	t.Helper()
 	p := newProject(t)
 	ctx := context.Background()
-	var log bytes.Buffer
-	pl := p.pipeline(hostile{})
-	pl.Log = slog.New(slog.NewTextHandler(&log, nil))
+	log := new(bytes.Buffer)
+	pl := p.pipeline(x)
+	pl.Log = slog.New(slog.NewTextHandler(log, nil))
 	tr := filepath.Join(t.TempDir(), "s.jsonl")
 	appendLines(t, tr, line("s", "deploy it", 1))
 	p.q.Enqueue(ctx, queue.Job{Session: "s", Transcript: tr, Event: "session-end"})
@@ -187,10 +188,5 @@ func TestOneBadFactDoesNotFailTheJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	done, _ := p.q.List(ctx, "done")
-	if len(done) != 1 || done[0].Facts != 1 {
-		t.Fatalf("jobs done = %+v, want the job done with the one good fact", done)
-	}
-	if !strings.Contains(log.String(), `msg="candidate dropped"`) || !strings.Contains(log.String(), "description:") {
-		t.Errorf("the log does not say why the fact was dropped:\n%s", log.String())
-	}
+	return p, done, log
 }
