@@ -110,7 +110,7 @@ func readDigest(ctx context.Context, path string) (*transcript.Digest, []string,
 }
 
 func printRequests(f *Factory, d *transcript.Digest, asJSON bool) error {
-	reqs, err := extract.Requests(extract.DefaultConfig(f.Env.Getenv), d)
+	reqs, err := extract.Requests(ctx, extract.DefaultConfig(f.Env.Getenv), d)
 	var skipped string
 	if errors.Is(err, extract.ErrTooShort) {
 		skipped, err = errors.Unwrap(err).Error(), nil

@@ -44,7 +44,7 @@ func TestRequestSizes(t *testing.T) {
 	perCall := DefaultChunkTokens + DefaultMaxOutputTokens + memory.EstimateTokens(systemPrompt) + 100
 	for _, f := range files {
 		d := digestFile(t, f)
-		reqs, err := Requests(cfg, d)
+		reqs, err := Requests(context.Background(), cfg, d)
 		if err != nil {
 			t.Errorf("%s: %v, want it sent", filepath.Base(f), err)
 			continue
