@@ -75,7 +75,7 @@ func runDigest(ctx context.Context, f *Factory, opts digestOptions) error {
 		return err
 	}
 	if opts.request {
-		return printRequests(f, d, opts.json)
+		return printRequests(ctx, f, d, opts.json)
 	}
 	if !opts.json {
 		_, err := fmt.Fprint(f.IO.Out, d.String())
@@ -109,7 +109,7 @@ func readDigest(ctx context.Context, path string) (*transcript.Digest, []string,
 	return b.Digest(), files, nil
 }
 
-func printRequests(f *Factory, d *transcript.Digest, asJSON bool) error {
+func printRequests(ctx context.Context, f *Factory, d *transcript.Digest, asJSON bool) error {
 	reqs, err := extract.Requests(ctx, extract.DefaultConfig(f.Env.Getenv), d)
 	var skipped string
 	if errors.Is(err, extract.ErrTooShort) {
