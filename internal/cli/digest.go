@@ -32,7 +32,8 @@ session's <session>/subagents/agent-*.jsonl), redacted. Nothing is stored.
 
 With --request, print instead the requests a model provider (anthropic,
 claude-cli, openai) would get for it, in the order they are sent: for each
-chunk of the digest, the system prompt and the user message. A session with
+chunk of the digest, the system prompt and the user message, which names
+the project's memories and drafts the session relates to. A session with
 too little work to be worth a model call gets none; the reason goes to
 stderr. Budgets are not applied.
 
@@ -110,7 +111,11 @@ func readDigest(ctx context.Context, path string) (*transcript.Digest, []string,
 }
 
 func printRequests(ctx context.Context, f *Factory, d *transcript.Digest, asJSON bool) error {
-	reqs, err := extract.Requests(ctx, extract.DefaultConfig(f.Env.Getenv), d)
+	cfg := extract.DefaultConfig(f.Env.Getenv)
+	if _, err := f.Project(); err == nil {
+		cfg = extractConfig(f) // the project's related memories, as the worker sends them
+	}
+	reqs, err := extract.Requests(ctx, cfg, d)
 	var skipped string
 	if errors.Is(err, extract.ErrTooShort) {
 		skipped, err = errors.Unwrap(err).Error(), nil
