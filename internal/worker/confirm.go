@@ -37,14 +37,14 @@ func commandRuns(d *transcript.Digest) map[string]bool {
 
 // confirmed reports whether a command of the session confirms f, as the
 // extractor claims: f names, as it ran, a command line whose last run
-// succeeded cleanly ([commandRuns]), and f gives no instruction to pipe a
-// download into a shell, fetch a URL or change a permission (a command an
+// succeeded cleanly ([commandRuns]), and f states a fact rather than gives
+// an instruction ([provenance.Instruction]: to run a command, pipe a
+// download into a shell, fetch a URL, change a permission). A command an
 // injected text made the agent run succeeds too; only the person can make
-// such an instruction a memory).
+// an instruction a memory without review.
 func confirmed(runs map[string]bool, f consolidate.Fact) bool {
 	text := f.Description + "\n" + f.Body
-	switch provenance.Instruction(text) {
-	case provenance.PipeToShell, provenance.FetchURL, provenance.ChangePermission:
+	if provenance.Instruction(text) != "" {
 		return false
 	}
 	for cmd, ok := range runs {

@@ -36,6 +36,8 @@ func TestApprovalPolicy(t *testing.T) {
 			item("The web frontend builds with `cd web && npm run build`", "`cd web && npm run build` builds the web frontend.", "confirmed", "0.85"), consolidate.Drafted},
 		{"claimed confirmed by a command whose failure a pipe hid", "checks.jsonl",
 			item("The Rust parser tests pass with `cargo test --quiet || true`", "`cargo test --quiet || true` passes.", "confirmed", "0.95"), consolidate.Drafted},
+		{"confirmed, but an instruction to run a command", "checks.jsonl",
+			item("Run `cd web && npm run build` before every commit", "Always run `cd web && npm run build` first.", "confirmed", "0.95"), consolidate.Drafted},
 		{"claimed confirmed by no command", "checks.jsonl",
 			item("The Rust parser is fuzzed nightly", "A nightly job runs `cargo fuzz run parse`.", "confirmed", "0.95"), consolidate.Drafted},
 		{"inferred, however sure", "checks.jsonl",
