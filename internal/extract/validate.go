@@ -244,27 +244,37 @@ func parseItem(raw json.RawMessage, ps paths) (Candidate, []string, []string) {
 			it.bad("from_tool_output", "must be true or false")
 		}
 	}
+	notes := it.claims(&c)
+	return c, it.problems, notes
+}
+
+// claims reads what an item says of its evidence and its relation to a
+// memory, caps an inferred fact's confidence by the policy and fits its
+// type to its category, once the item is otherwise valid; the notes say
+// what was changed.
+func (it *item) claims(c *Candidate) []string {
 	var notes []string
-	if _, ok := obj["evidence"]; ok {
+	if _, ok := it.obj["evidence"]; ok {
 		c.Evidence = approval.Evidence(it.enum("evidence", func(v string) bool { return slices.Contains(evidences, approval.Evidence(v)) }, "stated, confirmed, inferred, tool"))
 	}
 	if c.Evidence == approval.Tool {
 		c.FromToolOutput = true
 	}
-	if capped := approval.Cap(c.Evidence, c.Confidence); capped != c.Confidence && len(it.problems) == 0 {
-		notes = append(notes, fmt.Sprintf("confidence %g of an %s fact capped at %g", c.Confidence, c.Evidence, capped))
-		c.Confidence = capped
-	}
-	if _, ok := obj["relation"]; ok {
+	if _, ok := it.obj["relation"]; ok {
 		c.Relation = it.enum("relation", func(v string) bool { return slices.Contains(relations, v) }, strings.Join(relations, ", "))
 	}
 	c.Memory = strings.ToLower(it.str("memory", false))
-	if len(it.problems) == 0 {
-		if note := fitType(&c); note != "" {
-			notes = append(notes, note)
-		}
+	if len(it.problems) > 0 {
+		return nil
 	}
-	return c, it.problems, notes
+	if capped := approval.Cap(c.Evidence, c.Confidence); capped != c.Confidence {
+		notes = append(notes, fmt.Sprintf("confidence %g capped at %g (evidence: %s)", c.Confidence, capped, c.Evidence))
+		c.Confidence = capped
+	}
+	if note := fitType(c); note != "" {
+		notes = append(notes, note)
+	}
+	return notes
 }
 
 // slugName returns a model's name as a slug: lowercased, spaces and

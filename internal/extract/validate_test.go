@@ -4,9 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mnemo-dev/mnemo/internal/approval"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
@@ -104,9 +106,12 @@ func FuzzParseReply(f *testing.F) {
 	f.Add("[]")
 	f.Add(`[{"description":"a","fact":"b","type":"user","category":"todo","confidence":0.1,"files":["../x","/y","z.go"]}]`)
 	f.Add(`{"a":1}`)
+	f.Add(`[{"name":"no-deploys-on-fridays","description":"金曜日にはデプロイしない","fact":"f","type":"user","category":"decision","confidence":0.95,"evidence":"inferred","relation":"same","memory":"staging-db-host"}]`)
+	f.Add(`[{"description":"d","fact":"f","type":"project","category":"todo","confidence":0.9,"evidence":"tool","relation":"contradicts","memory":"made-up"}]`)
 	ps := newPaths("/nonexistent", "z.go a/b.go")
+	known := map[string]string{"staging-db-host": "project", "deploy-days": "inbox"}
 	f.Fuzz(func(t *testing.T, raw string) {
-		r := parseReply(raw, ps, nil)
+		r := parseReply(raw, ps, known)
 		got, problems := r.cands, r.problems
 		if len(problems) > 0 {
 			if msg := repairMessage(problems); !strings.Contains(msg, problems[0]) {
@@ -122,6 +127,15 @@ func FuzzParseReply(f *testing.F) {
 			}
 			if c.Name != "" && !memory.ValidName(c.Name) {
 				t.Errorf("invalid name %q accepted", c.Name)
+			}
+			if c.Relation != "" && known[c.Memory] == "" || c.Relation != "" && c.Where != known[c.Memory] {
+				t.Errorf("relation %q to %q (%s) accepted, not a memory sent", c.Relation, c.Memory, c.Where)
+			}
+			if !slices.Contains(typeCategories[c.Type], c.Category) {
+				t.Errorf("type %s with category %s accepted", c.Type, c.Category)
+			}
+			if (c.Evidence == approval.Inferred || c.Evidence == approval.Tool) && c.Confidence > approval.InferredCap {
+				t.Errorf("%s fact at %v accepted", c.Evidence, c.Confidence)
 			}
 			for _, p := range c.Files {
 				if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "..") {
@@ -169,7 +183,7 @@ func TestReplyChecks(t *testing.T) {
 		{"an unknown relation", item(`"type":"project","category":"convention","confidence":0.9,"relation":"similar"`),
 			nil, "", `.relation: "similar" is not one of new, same, update, contradicts`},
 		{"inferred is capped", item(`"type":"project","category":"convention","confidence":0.95,"evidence":"inferred"`),
-			func(c Candidate) bool { return c.Confidence == 0.8 && c.Evidence == "inferred" }, "confidence 0.95 of an inferred fact capped at 0.8", ""},
+			func(c Candidate) bool { return c.Confidence == 0.8 && c.Evidence == "inferred" }, "confidence 0.95 capped at 0.8 (evidence: inferred)", ""},
 		{"tool evidence is from tool output", item(`"type":"project","category":"convention","confidence":0.7,"evidence":"tool"`),
 			func(c Candidate) bool { return c.FromToolOutput }, "", ""},
 		{"stated keeps its confidence", item(`"type":"project","category":"convention","confidence":0.95,"evidence":"Stated"`),
