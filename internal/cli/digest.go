@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"unicode/utf8"
@@ -28,7 +29,8 @@ func newDigestCmd(f *Factory) *cobra.Command {
 		Short: "Show the digest of a transcript, and what a model would be sent",
 		Long: `Print the digest of a session transcript as the worker builds it for the
 extractor: the whole file, with its sub-agents' transcripts (a Claude Code
-session's <session>/subagents/agent-*.jsonl), redacted. Nothing is stored.
+session's <session>/subagents/agent-*.jsonl), redacted. Nothing is stored
+(but the index, a cache, is brought up to date for --request).
 
 With --request, print instead the requests a model provider (anthropic,
 claude-cli, openai) would get for it, in the order they are sent: for each
@@ -112,8 +114,10 @@ func readDigest(ctx context.Context, path string) (*transcript.Digest, []string,
 
 func printRequests(ctx context.Context, f *Factory, d *transcript.Digest, asJSON bool) error {
 	cfg := extract.DefaultConfig(f.Env.Getenv)
-	if _, err := f.Project(); err == nil {
-		cfg = extractConfig(f) // the project's related memories, as the worker sends them
+	if p, err := f.Project(); err == nil {
+		if fi, err := os.Stat(p.StateDir()); err == nil && fi.IsDir() {
+			cfg = extractConfig(f) // the project's related memories, as the worker sends them
+		}
 	}
 	reqs, err := extract.Requests(ctx, cfg, d)
 	var skipped string
