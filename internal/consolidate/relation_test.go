@@ -114,3 +114,28 @@ func TestStatedUpdateExtends(t *testing.T) {
 		t.Fatalf("update = %+v, want extended %s", o, first.Name)
 	}
 }
+
+// TestPrefer: a same fact or a contradiction the rules found in another
+// memory stands against what the extractor named; otherwise the named
+// memory decides.
+func TestPrefer(t *testing.T) {
+	a, b := &memory.Memory{}, &memory.Memory{}
+	named := match{name: "a", where: "project", mem: a, rel: same}
+	tests := []struct {
+		name string
+		own  match
+		want string
+	}{
+		{"nothing found", match{}, "a"},
+		{"another memory, different", match{name: "b", where: "project", mem: b, rel: different}, "a"},
+		{"another memory, extended", match{name: "b", where: "project", mem: b, rel: extends}, "a"},
+		{"another memory, the same fact", match{name: "b", where: "project", mem: b, rel: same}, "b"},
+		{"another memory, contradicted", match{name: "b", where: "project", mem: b, rel: contradicts}, "b"},
+		{"the named memory itself", match{name: "a", where: "project", mem: a, rel: contradicts}, "a"},
+	}
+	for _, tt := range tests {
+		if got := prefer(tt.own, named); got.name != tt.want {
+			t.Errorf("%s: prefer = %s, want %s", tt.name, got.name, tt.want)
+		}
+	}
+}
