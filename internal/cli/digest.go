@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"unicode/utf8"
@@ -28,11 +29,13 @@ func newDigestCmd(f *Factory) *cobra.Command {
 		Short: "Show the digest of a transcript, and what a model would be sent",
 		Long: `Print the digest of a session transcript as the worker builds it for the
 extractor: the whole file, with its sub-agents' transcripts (a Claude Code
-session's <session>/subagents/agent-*.jsonl), redacted. Nothing is stored.
+session's <session>/subagents/agent-*.jsonl), redacted. Nothing is stored
+(but the index, a cache, is brought up to date for --request).
 
 With --request, print instead the requests a model provider (anthropic,
 claude-cli, openai) would get for it, in the order they are sent: for each
-chunk of the digest, the system prompt and the user message. A session with
+chunk of the digest, the system prompt and the user message, which names
+the project's memories and drafts the session relates to. A session with
 too little work to be worth a model call gets none; the reason goes to
 stderr. Budgets are not applied.
 
@@ -75,7 +78,7 @@ func runDigest(ctx context.Context, f *Factory, opts digestOptions) error {
 		return err
 	}
 	if opts.request {
-		return printRequests(f, d, opts.json)
+		return printRequests(ctx, f, d, opts.json)
 	}
 	if !opts.json {
 		_, err := fmt.Fprint(f.IO.Out, d.String())
@@ -109,8 +112,14 @@ func readDigest(ctx context.Context, path string) (*transcript.Digest, []string,
 	return b.Digest(), files, nil
 }
 
-func printRequests(f *Factory, d *transcript.Digest, asJSON bool) error {
-	reqs, err := extract.Requests(extract.DefaultConfig(f.Env.Getenv), d)
+func printRequests(ctx context.Context, f *Factory, d *transcript.Digest, asJSON bool) error {
+	cfg := extract.DefaultConfig(f.Env.Getenv)
+	if p, err := f.Project(); err == nil {
+		if fi, err := os.Stat(p.StateDir()); err == nil && fi.IsDir() {
+			cfg = extractConfig(f) // the project's related memories, as the worker sends them
+		}
+	}
+	reqs, err := extract.Requests(ctx, cfg, d)
 	var skipped string
 	if errors.Is(err, extract.ErrTooShort) {
 		skipped, err = errors.Unwrap(err).Error(), nil

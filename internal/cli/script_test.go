@@ -8,11 +8,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/gofrs/flock"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/queue"
 )
 
 var update = flag.Bool("update", false, "rewrite the cmp targets of testscript scripts")
@@ -38,8 +41,9 @@ func TestScripts(t *testing.T) {
 					ts.Check(os.WriteFile(ts.MkAbs(f), []byte(os.Expand(ts.ReadFile(f), ts.Getenv)), 0o644))
 				}
 			},
-			"mode":   checkMode,
-			"tokens": checkTokens,
+			"mode":       checkMode,
+			"tokens":     checkTokens,
+			"workerlock": workerLock(),
 		},
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, "home")
@@ -99,4 +103,39 @@ func checkTokens(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s cost %d tokens, want %s %d", strings.Join(args[1:], " + "), n, map[bool]string{false: "at most", true: "more than"}[neg], limit)
 	}
 	ts.Logf("%s cost %d tokens", strings.Join(args[1:], " + "), n)
+}
+
+// workerLock returns the script command "workerlock hold|release": hold
+// the worker lock of the script's one state folder, as a running worker
+// does, or let it go (it is let go when the script ends, too).
+func workerLock() func(ts *testscript.TestScript, neg bool, args []string) {
+	var mu sync.Mutex // guards held
+	held := map[*testscript.TestScript]*flock.Flock{}
+	return func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 || args[0] != "hold" && args[0] != "release" {
+			ts.Fatalf("usage: workerlock hold|release")
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if args[0] == "release" {
+			if fl := held[ts]; fl != nil {
+				ts.Check(fl.Unlock())
+				delete(held, ts)
+			}
+			return
+		}
+		paths, err := filepath.Glob(filepath.Join(ts.Getenv("MNEMO_HOME"), "state", "*"))
+		ts.Check(err)
+		if len(paths) != 1 {
+			ts.Fatalf("workerlock: %d state folders, want 1", len(paths))
+		}
+		fl := flock.New(filepath.Join(paths[0], queue.WorkerLockFile))
+		ok, err := fl.TryLock()
+		ts.Check(err)
+		if !ok {
+			ts.Fatalf("workerlock: the lock is held already")
+		}
+		held[ts] = fl
+		ts.Defer(func() { fl.Unlock() })
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/queue"
 	"github.com/mnemo-dev/mnemo/internal/redact"
+	"github.com/mnemo-dev/mnemo/internal/transcript"
 	"github.com/mnemo-dev/mnemo/internal/worker"
 )
 
@@ -107,12 +108,15 @@ func openCapture(ctx context.Context, f *Factory, extractorName string) (*captur
 	if extractorName == "" {
 		extractorName = f.Env.Getenv("MNEMO_EXTRACTOR")
 	}
+	if extractorName == "" {
+		// Named, not left empty: a job queued for auto is extracted with
+		// auto even by a worker started under another $MNEMO_EXTRACTOR.
+		extractorName = extract.ProviderAuto
+	}
 	log := f.Log(false)
 	build := func(name string) (extract.Extractor, error) {
-		cfg := extract.DefaultConfig(f.Env.Getenv)
-		if name != "" {
-			cfg.Provider = name
-		}
+		cfg := extractConfig(f)
+		cfg.Provider = name
 		cfg.Ledger, cfg.Logger = worker.Ledger(q), log
 		return extract.New(cfg)
 	}
@@ -122,10 +126,10 @@ func openCapture(ctx context.Context, f *Factory, extractorName string) (*captur
 		return nil, err
 	}
 	var mu sync.Mutex // guards built
-	built := map[string]worker.Extractor{}
+	built := map[string]worker.Extractor{extractorName: worker.FromExtract(x)}
 	red := redact.New(redact.Options{})
 	pipe := &worker.Pipeline{
-		Queue: q, Extractor: worker.FromExtract(x), Redact: red.String, Log: log, Now: f.Now,
+		Queue: q, Extractor: built[extractorName], Redact: red.String, Log: log, Now: f.Now,
 		ExtractorFor: func(name string) (worker.Extractor, error) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -145,6 +149,29 @@ func openCapture(ctx context.Context, f *Factory, extractorName string) (*captur
 	}
 	w := &worker.Worker{StateDir: state, Queue: q, Process: pipe.Process, Log: log, Now: time.Now}
 	return &captureRun{q: q, w: w, pipe: pipe, extractor: x.Name(), requested: extractorName}, nil
+}
+
+// extractConfig is the extractors' configuration: the defaults, the
+// environment, and the project's related memories for every request.
+func extractConfig(f *Factory) extract.Config {
+	cfg := extract.DefaultConfig(f.Env.Getenv)
+	cfg.Related = func(ctx context.Context, d *transcript.Digest) ([]extract.Related, error) {
+		db, _, err := openSyncedIndex(ctx, f, false)
+		if err != nil {
+			return nil, err
+		}
+		defer db.Close()
+		p, err := f.Project()
+		if err != nil {
+			return nil, err
+		}
+		in, err := consolidate.OpenInbox(p.StateDir())
+		if err != nil {
+			return nil, err
+		}
+		return worker.Related(ctx, db, in, d)
+	}
+	return cfg
 }
 
 // openConsolidator opens what facts are merged into: both vaults, the

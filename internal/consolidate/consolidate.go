@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mnemo-dev/mnemo/internal/approval"
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/staleness"
@@ -16,8 +17,9 @@ import (
 )
 
 // DefaultAutoApprove is the confidence at or above which a fact a person
-// stated, not taken from tool output, goes straight to the vault.
-const DefaultAutoApprove = 0.85
+// stated, not taken from tool output, goes straight to the vault: the
+// policy's bar ([approval.StatedAt]).
+const DefaultAutoApprove = approval.StatedAt
 
 // A Fact is a candidate memory.
 type Fact struct {
@@ -34,8 +36,17 @@ type Fact struct {
 	// the CLI, or it is grounded in their own words of the session
 	// (package provenance). Only a stated fact is ever auto-approved.
 	Stated bool
-	Source string    // provenance: session:<id>, agent, manual
-	At     time.Time // when it was said: relative dates in it count from here; zero: now
+	// Confirmed reports that a later successful command of the session
+	// shows the fact (checked by the caller against the session, not
+	// taken from a model's word): it may be approved at
+	// [approval.ConfirmedAt].
+	Confirmed bool
+	// Relation is what the extractor said of the fact and one memory or
+	// draft it was shown: a hint that [Consolidator.Add] checks against
+	// its own rules (relation.go); zero when it said nothing.
+	Relation Relation
+	Source   string    // provenance: session:<id>, agent, manual
+	At       time.Time // when it was said: relative dates in it count from here; zero: now
 }
 
 // An Action is what consolidation did with a fact.
@@ -111,6 +122,9 @@ func (c *Consolidator) decide(ctx context.Context, f Fact) (decision, error) {
 	if d.best, err = c.closest(ctx, m, d.st, true); err != nil {
 		return d, err
 	}
+	if named, ok := c.named(ctx, f.Relation, m, d.st); ok {
+		d.best = prefer(d.best, named)
+	}
 	best, auto := d.best, c.approvable(f)
 	switch {
 	case best.rel == same:
@@ -119,7 +133,7 @@ func (c *Consolidator) decide(ctx context.Context, f Fact) (decision, error) {
 		d.action = Contradiction
 	case best.rel == extends && (best.where == "inbox" || auto):
 		d.action = Extended
-	case best.rel == extends:
+	case best.rel == extends, best.rel == updates && best.where != "inbox":
 		d.action = Proposed
 	case auto:
 		d.action = Added
@@ -155,11 +169,17 @@ func (c *Consolidator) Add(ctx context.Context, f Fact) (Outcome, error) {
 // text is what a memory says: its description and body.
 func text(m *memory.Memory) string { return m.Description + "\n" + m.Body }
 
-// approvable reports whether f may go to a vault without review: a person
-// stated it, it does not rest on tool output, and its confidence clears
-// the bar.
+// approvable reports whether f may go to a vault without review, by the
+// policy of package approval: a person stated it, or a later successful
+// command confirmed it, it does not rest on tool output, and its
+// confidence clears the bar of its evidence. AutoApprove, when set,
+// replaces the stated bar.
 func (c *Consolidator) approvable(f Fact) bool {
-	return f.Stated && !f.FromToolOutput && f.Confidence >= c.bar()
+	e := approval.Of(f.Stated, f.Confirmed, f.FromToolOutput)
+	if e == approval.Stated {
+		return f.Confidence >= c.bar()
+	}
+	return approval.Active(e, f.Confidence)
 }
 
 func (c *Consolidator) bar() float64 {

@@ -12,9 +12,13 @@ const (
 	extends                     // the same fact with more detail: all the memory's values, more text
 	contradicts                 // it disagrees with the memory on a claim
 	same                        // the same fact said again: the same values, nearly the same words
+	// updates is never found by [relate]: the extractor said the
+	// candidate updates the memory, and the update changes more than an
+	// extension may, so it can only be proposed (relation.go).
+	updates
 )
 
-var relationNames = [...]string{different: "different", extends: "extends", contradicts: "contradicts", same: "same"}
+var relationNames = [...]string{different: "different", extends: "extends", contradicts: "contradicts", same: "same", updates: "updates"}
 
 func (r relation) String() string { return relationNames[r] }
 

@@ -30,6 +30,14 @@
 //     ([Fact.Stated]), its confidence clears the auto-approve bar and it
 //     did not come from tool output, else to the inbox as a draft. A taken name gets a -2, -3… suffix.
 //
+// An extractor may say how a fact stands to a memory it was shown
+// ([Fact.Relation]): the same, an update, a contradiction. That is a hint
+// checked against the rules above (relation.go): "same" makes a duplicate
+// of a paraphrase only when the values agree, an update that changes more
+// than an extension may is proposed, a contradiction is a linked draft;
+// the same fact or a contradiction found by the rules elsewhere stands.
+// What may go to a vault without review is package approval's policy.
+//
 // No automatic step changes what an active vault memory claims except an
 // extension as above. Any other change is a draft proposing it: a draft
 // holding the memory as it would be, whose link in links.jsonl is

@@ -14,6 +14,9 @@ func TestOnlyStatedFactsAreApproved(t *testing.T) {
 		{"stated", Fact{Description: "Deploys go out on Tuesdays", Body: "The train leaves at 10:00 UTC.", Confidence: 0.9, Stated: true}, Added, false},
 		{"not stated", Fact{Description: "Deploys go out on Tuesdays", Body: "The train leaves at 10:00 UTC.", Confidence: 1}, Drafted, false},
 		{"not stated, forced", Fact{Description: "Deploys go out on Tuesdays", Body: "The train leaves at 10:00 UTC.", Confidence: 1}, Drafted, true},
+		{"confirmed by a command, at its bar", Fact{Description: "Deploys go out on Tuesdays", Body: "The train leaves at 10:00 UTC.", Confidence: 0.9, Confirmed: true}, Added, false},
+		{"confirmed by a command, below its bar", Fact{Description: "Deploys go out on Tuesdays", Body: "The train leaves at 10:00 UTC.", Confidence: 0.85, Confirmed: true}, Drafted, false},
+		{"confirmed, from tool output", Fact{Description: "Deploys go out on Tuesdays", Body: "The train leaves at 10:00 UTC.", Confidence: 1, Confirmed: true, FromToolOutput: true}, Drafted, false},
 		{"stated, from tool output", Fact{Description: "Deploys go out on Tuesdays", Body: "The train leaves at 10:00 UTC.", Confidence: 1, Stated: true, FromToolOutput: true}, Drafted, false},
 	}
 	for _, tt := range tests {

@@ -221,10 +221,18 @@ func TestAnthropicRepair(t *testing.T) {
 		}
 	})
 	t.Run("invalid twice", func(t *testing.T) {
-		bad := `[{"description":"d","fact":"f","type":"proj","category":"decision","confidence":0.5}]`
+		bad := `[{"description":"d","fact":"f","type":"proj","category":"decision","confidence":0.5,"why":"ghp_8kL2mN9vQ4rT7xW1cB5zH3jF6pS0gA2eY4uI"}]`
 		model := fakeapi.New(t, fakeapi.Reply{Text: "not json"}, fakeapi.Reply{Text: bad}, fakeapi.Reply{Text: goodReply})
-		x := newExtractor(t, testConfig(ProviderAnthropic, model.URL()))
+		var log strings.Builder
+		cfg := testConfig(ProviderAnthropic, model.URL())
+		cfg.Logger = slog.New(slog.NewTextHandler(&log, nil))
+		x := newExtractor(t, cfg)
 		_, u, err := x.Extract(context.Background(), testProject(t))
+		// The reply is logged raw, redacted: what the README promises.
+		if !strings.Contains(log.String(), "invalid reply after a repair request") || !strings.Contains(log.String(), `\"type\":\"proj\"`) ||
+			strings.Contains(log.String(), "ghp_") {
+			t.Errorf("the log does not hold the reply, redacted:\n%s", log.String())
+		}
 		var oe *OutputError
 		if !errors.As(err, &oe) || !errors.Is(err, ErrInvalidOutput) {
 			t.Fatalf("Extract error = %v, want an *OutputError", err)

@@ -19,7 +19,7 @@ func BenchmarkHeuristic(b *testing.B) {
 			digests = append(digests, digestFile(b, f))
 		}
 	}
-	real := filepath.Join("..", "..", "..", "shared", "bench", "transcripts", "ccviewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl")
+	real := filepath.Join(realDir(), "ccviewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl")
 	if d, ok := tryDigest(b, real); ok {
 		digests = append(digests, d)
 	}
@@ -38,13 +38,13 @@ func BenchmarkHeuristic(b *testing.B) {
 // default budgets, each call within a chunk, the prompt and the output.
 func TestRequestSizes(t *testing.T) {
 	t.Logf("system prompt: %d tokens", memory.EstimateTokens(systemPrompt))
-	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "bench", "transcripts", "*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(realDir(), "*.jsonl"))
 	files = append(files, filepath.Join("testdata", "eval", "decisions.jsonl"))
 	cfg := DefaultConfig(func(string) string { return "" })
 	perCall := DefaultChunkTokens + DefaultMaxOutputTokens + memory.EstimateTokens(systemPrompt) + 100
 	for _, f := range files {
 		d := digestFile(t, f)
-		reqs, err := Requests(cfg, d)
+		reqs, err := Requests(context.Background(), cfg, d)
 		if err != nil {
 			t.Errorf("%s: %v, want it sent", filepath.Base(f), err)
 			continue

@@ -50,6 +50,18 @@
 // what would be sent. What each call spent is recorded in the Ledger as soon as it
 // returns. The heuristic provider spends nothing and has no guard.
 //
+// A request names the memories and drafts the session relates to, as
+// [Config.Related] gives them, fenced; each candidate of the reply says
+// whether it is new, the same as one of them, an update or a
+// contradiction ([Candidate.Relation]), and a name the request did not hold
+// is taken as new. A candidate also says what it rests on
+// ([Candidate.Evidence]); the bars the prompt states and the cap on an
+// inferred fact's confidence are package approval's, the policy that
+// consolidation applies. A type its category contradicts is set from the
+// category (a user-typed decision is a project fact). What validation
+// fixed is logged as notes; a reply with no valid item is logged raw,
+// redacted and bounded.
+//
 // Every text field of every candidate is redacted before it is returned.
 // An Extractor is safe for concurrent use, though the per-day budget is
 // checked and then recorded, not reserved: two concurrent extractions can

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/mnemo-dev/mnemo/internal/approval"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/redact"
 	"github.com/mnemo-dev/mnemo/internal/transcript"
@@ -30,6 +31,18 @@ type Candidate struct {
 	// (a fetched page, a file's content): such a candidate is never
 	// approved automatically.
 	FromToolOutput bool `json:"from_tool_output"`
+	// Evidence is what the extractor says the fact rests on ("" when it
+	// did not say). It is a claim: the worker checks stated and confirmed
+	// against the session, and an inferred fact's confidence is capped by
+	// the policy ([approval.Cap]).
+	Evidence approval.Evidence `json:"evidence,omitempty"`
+	// Relation says how the candidate stands to one of the [Related]
+	// memories the request named: "", new, same, update or contradicts
+	// (consolidate's Relation kinds); Memory and Where name that memory.
+	// A name the request did not hold is dropped to new.
+	Relation string `json:"relation,omitempty"`
+	Memory   string `json:"memory,omitempty"`
+	Where    string `json:"where,omitempty"`
 }
 
 // Categories of candidates.
@@ -109,6 +122,12 @@ type Config struct {
 	// Ledger keeps the day's spend across processes. Nil keeps it in
 	// memory, for this Extractor only.
 	Ledger Ledger
+
+	// Related, when set, gives the memories and drafts a session may say
+	// again, update or contradict (recalled for its digest): the model
+	// providers send them by name and description, and each candidate
+	// says how it stands to them. An error is logged and none are sent.
+	Related func(ctx context.Context, d *transcript.Digest) ([]Related, error)
 
 	Getenv   func(string) string          // default os.Getenv
 	Environ  func() []string              // the environment a claude child starts from; default os.Environ

@@ -134,11 +134,18 @@ func TestSessionBudgetStopsChunks(t *testing.T) {
 	}))
 	defer srv.Close()
 	cfg := testConfig(ProviderAnthropic, srv.URL)
-	cfg.ChunkTokens, cfg.MaxOutputTokens, cfg.MaxTokensPerSession = 1000, 200, 5000
+	cfg.ChunkTokens, cfg.MaxOutputTokens = 1000, 200
 	ledger := NewMemoryLedger()
 	cfg.Ledger = ledger
 	cfg.Now = func() time.Time { return noon }
 	long := scriptDigest(t, longScript(40), "")
+	reqs, err := Requests(context.Background(), cfg, long)
+	if err != nil || len(reqs) != 5 {
+		t.Fatalf("Requests = %d, %v; want 5", len(reqs), err)
+	}
+	// Room for a call of 1,600 tokens spent and the next one's estimate,
+	// with half a call to spare: two calls, not a third.
+	cfg.MaxTokensPerSession = 1600 + reqs[1].Tokens + 800
 	_, u, err := newExtractor(t, cfg).Extract(context.Background(), long)
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +175,7 @@ func TestLedgerAcrossExtractors(t *testing.T) {
 		t.Errorf("ledger spent = %d, want 15 (the fake's 10 in, 5 out)", got)
 	}
 	chunk := redact.New(redact.Options{}).String(d.Chunks(DefaultChunkTokens)[0].Text)
-	need := request{System: systemPrompt, Messages: []message{{Role: "user", Text: digestMessage(chunk, 1, 1)}}, MaxTokens: DefaultMaxOutputTokens}.estimate()
+	need := request{System: systemPrompt, Messages: []message{{Role: "user", Text: relatedMessage(nil) + digestMessage(chunk, 1, 1)}}, MaxTokens: DefaultMaxOutputTokens}.estimate()
 	cfg.MaxTokensPerDay = 15 + need - 1
 	_, _, err := newExtractor(t, cfg).Extract(context.Background(), d)
 	if !errors.Is(err, ErrBudget) {
@@ -311,7 +318,7 @@ func TestRequests(t *testing.T) {
 	d := scriptDigest(t, longScript(40), "")
 	cfg := testConfig(ProviderAnthropic, "http://127.0.0.1:1")
 	cfg.ChunkTokens, cfg.MaxOutputTokens = 1000, 200
-	reqs, err := Requests(cfg, d)
+	reqs, err := Requests(context.Background(), cfg, d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +345,7 @@ func TestRequests(t *testing.T) {
 		}
 	}
 	cfg.MinUserTurns = 2
-	if _, err := Requests(cfg, scriptDigest(t, "cwd: /x\n---\nuser: hi\n", "")); !errors.Is(err, ErrTooShort) {
+	if _, err := Requests(context.Background(), cfg, scriptDigest(t, "cwd: /x\n---\nuser: hi\n", "")); !errors.Is(err, ErrTooShort) {
 		t.Errorf("Requests of a session of talk: %v, want ErrTooShort", err)
 	}
 }

@@ -93,6 +93,24 @@ func (h *Heuristic) Extract(ctx context.Context, d *transcript.Digest) ([]Candid
 	return finish(out, h.redactor, d.Meta.End), Usage{}, nil
 }
 
+// Remembered returns the candidates of d the person explicitly asked to
+// have remembered ("remember that …", "keep in mind …"): what a session
+// too short to be worth a model call still keeps. It fails only when ctx
+// has ended.
+func (h *Heuristic) Remembered(ctx context.Context, d *transcript.Digest) ([]Candidate, error) {
+	cands, _, err := h.Extract(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	var out []Candidate
+	for _, c := range cands {
+		if c.Confidence == confRemember { // only a request to remember gets it
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
 // A statement is a run of adjacent sentences of one prompt that state
 // one thing.
 type statement struct {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mnemo-dev/mnemo/internal/consolidate"
+	"github.com/mnemo-dev/mnemo/internal/approval"
 	"github.com/mnemo-dev/mnemo/internal/provenance"
 	"github.com/mnemo-dev/mnemo/internal/transcript"
 )
@@ -68,8 +68,8 @@ func (f labelledFact) matches(c Candidate) bool {
 // and body), it is not from tool output, and it clears the default
 // auto-approve bar.
 func active(said *provenance.Said, c Candidate) bool {
-	return !c.FromToolOutput && c.Confidence >= consolidate.DefaultAutoApprove &&
-		said.Check(c.Description+"\n"+c.Fact).Stated
+	stated := said.Check(c.Description + "\n" + c.Fact).Stated
+	return approval.Active(approval.Of(stated, false, c.FromToolOutput), c.Confidence)
 }
 
 // A realScore counts, by evidence kind, the labelled facts found and how

@@ -34,10 +34,11 @@ func (x *llm) Name() string { return x.name }
 // Extract implements [Extractor].
 func (x *llm) Extract(ctx context.Context, d *transcript.Digest) ([]Candidate, Usage, error) {
 	var u Usage
-	reqs, err := plan(x.cfg, d)
+	reqs, rel, err := plan(ctx, x.cfg, d)
 	if err != nil {
 		return nil, u, fmt.Errorf("extract: %s: %w", x.name, err)
 	}
+	known := knownMemories(rel)
 	var texts []string
 	for _, r := range reqs {
 		texts = append(texts, r.chunk)
@@ -46,7 +47,7 @@ func (x *llm) Extract(ctx context.Context, d *transcript.Digest) ([]Candidate, U
 	g := newGuard(x.cfg)
 	var all []Candidate
 	for i, r := range reqs {
-		cands, cu, err := x.extractChunk(ctx, g, r.request, ps)
+		cands, cu, err := x.extractChunk(ctx, g, r.request, ps, known)
 		u.add(cu)
 		if errors.Is(err, ErrBudget) && i > 0 {
 			u.Skipped = len(reqs) - i
@@ -75,11 +76,14 @@ type plannedRequest struct {
 // chunk, in the order they are sent: the last chunk first (the session's
 // end, its files and its failures, where the fixes and what is left to do
 // are), then back to the first, so that a budget that runs out costs the
-// beginning. It returns [ErrTooShort] when d shows too little work.
-func plan(cfg Config, d *transcript.Digest) ([]plannedRequest, error) {
+// beginning. Each names the related memories, which it returns too. It
+// returns [ErrTooShort] when d shows too little work.
+func plan(ctx context.Context, cfg Config, d *transcript.Digest) ([]plannedRequest, []Related, error) {
 	if why := tooLittle(d.Work(), cfg.MinUserTurns); why != "" {
-		return nil, fmt.Errorf("%w (%s)", ErrTooShort, why)
+		return nil, nil, fmt.Errorf("%w (%s)", ErrTooShort, why)
 	}
+	rel := related(ctx, cfg, d)
+	memories := relatedMessage(rel)
 	var chunks []string
 	if cfg.ChunkTokens > 0 {
 		for _, c := range d.Chunks(cfg.ChunkTokens) {
@@ -94,18 +98,20 @@ func plan(cfg Config, d *transcript.Digest) ([]plannedRequest, error) {
 		out = append(out, plannedRequest{
 			request: request{
 				System:    systemPrompt,
-				Messages:  []message{{Role: "user", Text: digestMessage(chunks[i], i+1, n)}},
+				Messages:  []message{{Role: "user", Text: memories + digestMessage(chunks[i], i+1, n)}},
 				MaxTokens: cfg.MaxOutputTokens,
 			},
 			chunk: chunks[i], part: i + 1,
 		})
 	}
-	return out, nil
+	return out, rel, nil
 }
 
 // extractChunk asks the model about one chunk, and once more with the
-// problems when the reply is invalid.
-func (x *llm) extractChunk(ctx context.Context, g *guard, req request, ps paths) ([]Candidate, Usage, error) {
+// problems when the reply is invalid. known are the memories the request
+// named. What validation fixed or dropped is logged, and a reply with no
+// valid item is logged raw (redacted, bounded) before it fails.
+func (x *llm) extractChunk(ctx context.Context, g *guard, req request, ps paths, known map[string]string) ([]Candidate, Usage, error) {
 	var u Usage
 	var first []Candidate // the valid items of the first reply, should the repair do worse
 	for attempt := 0; ; attempt++ {
@@ -123,7 +129,11 @@ func (x *llm) extractChunk(ctx context.Context, g *guard, req request, ps paths)
 		if rep.Stop == stopRefusal {
 			return nil, u, fmt.Errorf("%w: %s", ErrRefused, excerpt(rep.Text, 200))
 		}
-		cands, problems := parseReply(rep.Text, ps)
+		r := parseReply(rep.Text, ps, known)
+		cands, problems := r.cands, r.problems
+		if len(r.notes) > 0 {
+			x.cfg.Logger.Info("extract: reply fixed", "provider", x.name, "notes", r.notes)
+		}
 		if len(problems) == 0 {
 			return cands, u, nil
 		}
@@ -135,11 +145,13 @@ func (x *llm) extractChunk(ctx context.Context, g *guard, req request, ps paths)
 				cands = first
 			}
 			if len(cands) == 0 {
+				x.cfg.Logger.Warn("extract: invalid reply after a repair request", "provider", x.name,
+					"problems", problems, "raw", x.cfg.Redactor.String(excerpt(rep.Text, maxLoggedReply)))
 				return nil, u, &OutputError{Provider: x.name, Raw: rep.Text, Problems: problems}
 			}
 			// Keep the valid items; say which were dropped and why, with the reply.
 			x.cfg.Logger.Warn("extract: invalid items dropped", "provider", x.name, "kept", len(cands),
-				"problems", problems, "raw", x.cfg.Redactor.String(excerpt(rep.Text, 4000)))
+				"problems", problems, "raw", x.cfg.Redactor.String(excerpt(rep.Text, maxLoggedReply)))
 			return cands, u, nil
 		}
 		first = cands
@@ -153,6 +165,9 @@ func (x *llm) extractChunk(ctx context.Context, g *guard, req request, ps paths)
 			message{Role: "user", Text: repairMessage(problems)})
 	}
 }
+
+// maxLoggedReply bounds the characters of a model's reply in the log.
+const maxLoggedReply = 4000
 
 // finish redacts the candidates' text, writes relative dates as absolute
 // ones as of when (the session's end; skipped when zero), drops exact

@@ -1,20 +1,32 @@
 package extract
 
 import (
+	"context"
 	_ "embed"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/mnemo-dev/mnemo/internal/approval"
 	"github.com/mnemo-dev/mnemo/internal/fence"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/transcript"
 )
 
-// systemPrompt is the instruction every model provider sends.
+// promptText is the instruction every model provider sends, with the
+// policy's bars left as {stated_at}, {confirmed_at} and {inferred_cap}.
 //
 //go:embed prompt.md
-var systemPrompt string
+var promptText string
+
+// systemPrompt is promptText with the bars of package approval, so that
+// what the prompt asks of a model is what the validator and consolidation
+// apply.
+var systemPrompt = strings.NewReplacer(
+	"{stated_at}", strconv.FormatFloat(approval.StatedAt, 'g', -1, 64),
+	"{confirmed_at}", strconv.FormatFloat(approval.ConfirmedAt, 'g', -1, 64),
+	"{inferred_cap}", strconv.FormatFloat(approval.InferredCap, 'g', -1, 64),
+).Replace(promptText)
 
 // A message is one turn of a conversation with a model.
 type message struct {
@@ -100,14 +112,15 @@ type Request struct {
 	Tokens    int    `json:"tokens"` // estimated cost: the input and all the output it allows
 }
 
-// Requests returns the requests an extraction of d under cfg begins with,
+// Requests returns the requests an extraction of d under cfg begins with
+// (naming the memories cfg.Related gives),
 // in the order they are sent (the session's end first), or an error
 // matching [ErrTooShort] when d shows too little work to be sent. Budgets
 // are not applied: the day's spend is not known here, and a session
 // budget stops the calls from the first that does not fit.
-func Requests(cfg Config, d *transcript.Digest) ([]Request, error) {
+func Requests(ctx context.Context, cfg Config, d *transcript.Digest) ([]Request, error) {
 	cfg = cfg.withDefaults()
-	planned, err := plan(cfg, d)
+	planned, _, err := plan(ctx, cfg, d)
 	if err != nil {
 		return nil, fmt.Errorf("extract: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mnemo-dev/mnemo/internal/approval"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
@@ -28,7 +29,10 @@ const (
 )
 
 // wireKeys are the keys an item of a reply may have.
-var wireKeys = []string{"name", "description", "fact", "type", "category", "files", "confidence", "why", "from_tool_output"}
+var wireKeys = []string{"name", "description", "fact", "type", "category", "files", "confidence", "why", "from_tool_output", "evidence", "relation", "memory"}
+
+// evidences are the values of a reply's "evidence".
+var evidences = []approval.Evidence{approval.Stated, approval.Confirmed, approval.Inferred, approval.Tool}
 
 // A paths decides which of the paths a model names are kept: those of
 // regular files under the session's working directory. When that
@@ -100,8 +104,19 @@ func fileLike(p string) bool {
 	return false
 }
 
-// parseReply validates a model's reply and returns its valid candidates
-// and the problems found, every one of them. A problem of the reply as a
+// A checked reply is what validation made of a model's reply: the valid
+// candidates, the problems (each dropping an item, or the whole reply,
+// and worth a repair request) and the notes (what was fixed without one:
+// a type set by its category, a relation to an unknown memory made new).
+type checked struct {
+	cands    []Candidate
+	problems []string
+	notes    []string
+}
+
+// parseReply validates a model's reply and returns its valid candidates,
+// the problems found, every one of them, and the notes; known are the
+// memories the request named. A problem of the reply as a
 // whole (not JSON, too many items) leaves no candidate; a problem of one
 // item drops that item only, so a caller can keep the others. A reply is a JSON array of objects
 // with the keys of [wireKeys]; one Markdown code fence around it is
@@ -109,41 +124,47 @@ func fileLike(p string) bool {
 // a name that is not a valid slug is dropped (the caller slugs the
 // description); paths that are not files under the cwd are dropped.
 // Neither of those is a problem worth a repair request.
-func parseReply(raw string, ps paths) ([]Candidate, []string) {
+func parseReply(raw string, ps paths, known map[string]string) checked {
+	whole := func(p string) checked { return checked{problems: []string{p}} }
 	body := unfence(raw)
 	if body == "" {
-		return nil, []string{"the reply is empty: reply [] when nothing durable happened"}
+		return whole("the reply is empty: reply [] when nothing durable happened")
 	}
 	var items []json.RawMessage
 	dec := json.NewDecoder(strings.NewReader(body))
 	if err := dec.Decode(&items); err != nil {
-		return nil, []string{"the reply is not a JSON array: " + jsonProblem(err)}
+		return whole("the reply is not a JSON array: " + jsonProblem(err))
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, []string{"the reply has text after the JSON array"}
+		return whole("the reply has text after the JSON array")
 	}
 	if len(items) > maxCandidates {
-		return nil, []string{fmt.Sprintf("the reply has %d items, at most %d: keep the most useful", len(items), maxCandidates)}
+		return whole(fmt.Sprintf("the reply has %d items, at most %d: keep the most useful", len(items), maxCandidates))
 	}
-	var out []Candidate
-	var problems []string
+	var r checked
 	names := map[string]int{}
 	for i, item := range items {
-		c, probs := parseItem(item, ps)
+		c, probs, notes := parseItem(item, ps)
 		for _, p := range probs {
-			problems = append(problems, fmt.Sprintf("[%d]%s", i, p))
+			r.problems = append(r.problems, fmt.Sprintf("[%d]%s", i, p))
 		}
 		if len(probs) > 0 {
 			continue
 		}
+		if note := checkRelation(&c, known); note != "" {
+			notes = append(notes, note)
+		}
+		for _, n := range notes {
+			r.notes = append(r.notes, fmt.Sprintf("[%d]: %s", i, n))
+		}
 		if j, dup := names[c.Name]; dup && c.Name != "" {
-			problems = append(problems, fmt.Sprintf("[%d].name: %q is also the name of item %d", i, c.Name, j))
+			r.problems = append(r.problems, fmt.Sprintf("[%d].name: %q is also the name of item %d", i, c.Name, j))
 			continue
 		}
 		names[c.Name] = i
-		out = append(out, c)
+		r.cands = append(r.cands, c)
 	}
-	return out, problems
+	return r
 }
 
 // unfence trims raw and removes one Markdown code fence around it.
@@ -177,11 +198,11 @@ func jsonProblem(err error) string {
 }
 
 // parseItem validates one item; each problem starts with ".field: " or
-// ": " for the item as a whole.
-func parseItem(raw json.RawMessage, ps paths) (Candidate, []string) {
+// ": " for the item as a whole. The notes say what was fixed.
+func parseItem(raw json.RawMessage, ps paths) (Candidate, []string, []string) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		return Candidate{}, []string{": is not a JSON object"}
+		return Candidate{}, []string{": is not a JSON object"}, nil
 	}
 	it := &item{obj: obj}
 	keys := make([]string, 0, len(obj))
@@ -195,11 +216,11 @@ func parseItem(raw json.RawMessage, ps paths) (Candidate, []string) {
 		}
 	}
 	var c Candidate
-	c.Name = strings.ToLower(it.str("name", false))
-	if !memory.ValidName(c.Name) {
-		c.Name = ""
-	}
 	c.Description = it.str("description", true)
+	c.Name = slugName(it.str("name", false))
+	if c.Name == "" && c.Description != "" && !memory.Sluggable(c.Description) {
+		it.bad("name", "missing: the description has no Latin letters to make a file name of, so give an English slug of its meaning (like \"no-deploys-on-fridays\")")
+	}
 	switch n := utf8.RuneCountInString(c.Description); {
 	case strings.ContainsAny(c.Description, "\r\n"):
 		it.bad("description", "must be one line")
@@ -223,7 +244,53 @@ func parseItem(raw json.RawMessage, ps paths) (Candidate, []string) {
 			it.bad("from_tool_output", "must be true or false")
 		}
 	}
-	return c, it.problems
+	notes := it.claims(&c)
+	return c, it.problems, notes
+}
+
+// claims reads what an item says of its evidence and its relation to a
+// memory, caps an inferred fact's confidence by the policy and fits its
+// type to its category, once the item is otherwise valid; the notes say
+// what was changed.
+func (it *item) claims(c *Candidate) []string {
+	var notes []string
+	if _, ok := it.obj["evidence"]; ok {
+		c.Evidence = approval.Evidence(it.enum("evidence", func(v string) bool { return slices.Contains(evidences, approval.Evidence(v)) }, "stated, confirmed, inferred, tool"))
+	}
+	if c.Evidence == approval.Tool {
+		c.FromToolOutput = true
+	}
+	if _, ok := it.obj["relation"]; ok {
+		c.Relation = it.enum("relation", func(v string) bool { return slices.Contains(relations, v) }, strings.Join(relations, ", "))
+	}
+	c.Memory = strings.ToLower(it.str("memory", false))
+	if len(it.problems) > 0 {
+		return nil
+	}
+	if capped := approval.Cap(c.Evidence, c.Confidence); capped != c.Confidence {
+		notes = append(notes, fmt.Sprintf("confidence %g capped at %g (evidence: %s)", c.Confidence, capped, c.Evidence))
+		c.Confidence = capped
+	}
+	if note := fitType(c); note != "" {
+		notes = append(notes, note)
+	}
+	return notes
+}
+
+// slugName returns a model's name as a slug: lowercased, spaces and
+// underscores made hyphens; "" when no valid slug is left.
+func slugName(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.Trim(strings.Map(func(r rune) rune {
+		if r == ' ' || r == '_' {
+			return '-'
+		}
+		return r
+	}, s), "-")
+	if !memory.ValidName(s) {
+		return ""
+	}
+	return s
 }
 
 // An item is one object of a reply being validated, and its problems.

@@ -4,9 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mnemo-dev/mnemo/internal/approval"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
@@ -60,7 +62,8 @@ func TestParseReply(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, problems := parseReply(tt.raw, ps)
+			r := parseReply(tt.raw, ps, nil)
+			got, problems := r.cands, r.problems
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("parseReply candidates = %+v, want %+v", got, tt.want)
 			}
@@ -103,9 +106,13 @@ func FuzzParseReply(f *testing.F) {
 	f.Add("[]")
 	f.Add(`[{"description":"a","fact":"b","type":"user","category":"todo","confidence":0.1,"files":["../x","/y","z.go"]}]`)
 	f.Add(`{"a":1}`)
+	f.Add(`[{"name":"no-deploys-on-fridays","description":"金曜日にはデプロイしない","fact":"f","type":"user","category":"decision","confidence":0.95,"evidence":"inferred","relation":"same","memory":"staging-db-host"}]`)
+	f.Add(`[{"description":"d","fact":"f","type":"project","category":"todo","confidence":0.9,"evidence":"tool","relation":"contradicts","memory":"made-up"}]`)
 	ps := newPaths("/nonexistent", "z.go a/b.go")
+	known := map[string]string{"staging-db-host": "project", "deploy-days": "inbox"}
 	f.Fuzz(func(t *testing.T, raw string) {
-		got, problems := parseReply(raw, ps)
+		r := parseReply(raw, ps, known)
+		got, problems := r.cands, r.problems
 		if len(problems) > 0 {
 			if msg := repairMessage(problems); !strings.Contains(msg, problems[0]) {
 				t.Fatalf("repair message lost a problem")
@@ -121,6 +128,15 @@ func FuzzParseReply(f *testing.F) {
 			if c.Name != "" && !memory.ValidName(c.Name) {
 				t.Errorf("invalid name %q accepted", c.Name)
 			}
+			if c.Relation != "" && known[c.Memory] == "" || c.Relation != "" && c.Where != known[c.Memory] {
+				t.Errorf("relation %q to %q (%s) accepted, not a memory sent", c.Relation, c.Memory, c.Where)
+			}
+			if !slices.Contains(typeCategories[c.Type], c.Category) {
+				t.Errorf("type %s with category %s accepted", c.Type, c.Category)
+			}
+			if (c.Evidence == approval.Inferred || c.Evidence == approval.Tool) && c.Confidence > approval.InferredCap {
+				t.Errorf("%s fact at %v accepted", c.Evidence, c.Confidence)
+			}
 			for _, p := range c.Files {
 				if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "..") {
 					t.Errorf("path %q escapes the cwd", p)
@@ -128,4 +144,81 @@ func FuzzParseReply(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReplyChecks: what validation fixes without a repair request (a type
+// its category contradicts, a relation to a memory the request did not
+// name, an inferred fact's confidence past the cap), each with a note, and
+// what it asks a repair for (a description no file name can be made of).
+func TestReplyChecks(t *testing.T) {
+	known := map[string]string{"staging-db-host": "project", "deploy-days": "inbox"}
+	item := func(fields string) string {
+		return `[{"description":"Staging is read-only","fact":"Migrations go through the release pipeline.","files":[],"why":"w",` + fields + `}]`
+	}
+	tests := []struct {
+		name    string
+		raw     string
+		check   func(c Candidate) bool
+		note    string // a substring of the note; "" for none
+		problem string // a substring of the problem; "" for none
+	}{
+		{"user fact with a project category is a project fact", item(`"type":"user","category":"decision","confidence":0.9`),
+			func(c Candidate) bool { return c.Type == memory.TypeProject }, "type user does not fit category decision: typed project", ""},
+		{"project preference is feedback", item(`"type":"project","category":"preference","confidence":0.9`),
+			func(c Candidate) bool { return c.Type == memory.TypeFeedback }, "typed feedback", ""},
+		{"reference typed feedback is a reference", item(`"type":"feedback","category":"reference","confidence":0.6`),
+			func(c Candidate) bool { return c.Type == memory.TypeReference }, "typed reference", ""},
+		{"user preference fits", item(`"type":"user","category":"preference","confidence":0.9`),
+			func(c Candidate) bool { return c.Type == memory.TypeUser }, "", ""},
+		{"a relation to a memory sent", item(`"type":"project","category":"convention","confidence":0.9,"relation":"same","memory":"staging-db-host"`),
+			func(c Candidate) bool {
+				return c.Relation == "same" && c.Memory == "staging-db-host" && c.Where == "project"
+			}, "", ""},
+		{"a relation to a draft sent", item(`"type":"project","category":"convention","confidence":0.9,"relation":"Update","memory":"deploy-days"`),
+			func(c Candidate) bool { return c.Relation == "update" && c.Where == "inbox" }, "", ""},
+		{"a relation to a memory not sent is new", item(`"type":"project","category":"convention","confidence":0.9,"relation":"contradicts","memory":"made-up"`),
+			func(c Candidate) bool { return c.Relation == "" && c.Memory == "" }, `relation contradicts to "made-up", a memory the request did not name: taken as new`, ""},
+		{"new names nothing", item(`"type":"project","category":"convention","confidence":0.9,"relation":"new","memory":""`),
+			func(c Candidate) bool { return c.Relation == "" }, "", ""},
+		{"an unknown relation", item(`"type":"project","category":"convention","confidence":0.9,"relation":"similar"`),
+			nil, "", `.relation: "similar" is not one of new, same, update, contradicts`},
+		{"inferred is capped", item(`"type":"project","category":"convention","confidence":0.95,"evidence":"inferred"`),
+			func(c Candidate) bool { return c.Confidence == 0.8 && c.Evidence == "inferred" }, "confidence 0.95 capped at 0.8 (evidence: inferred)", ""},
+		{"tool evidence is from tool output", item(`"type":"project","category":"convention","confidence":0.7,"evidence":"tool"`),
+			func(c Candidate) bool { return c.FromToolOutput }, "", ""},
+		{"stated keeps its confidence", item(`"type":"project","category":"convention","confidence":0.95,"evidence":"Stated"`),
+			func(c Candidate) bool { return c.Confidence == 0.95 && c.Evidence == "stated" }, "", ""},
+		{"an unknown evidence", item(`"type":"project","category":"convention","confidence":0.7,"evidence":"vibes"`),
+			nil, "", `.evidence: "vibes" is not one of`},
+		{"a name with spaces and capitals", strings.Replace(item(`"type":"project","category":"convention","confidence":0.7`), `"why"`, `"name":"Staging_Read Only","why"`, 1),
+			func(c Candidate) bool { return c.Name == "staging-read-only" }, "", ""},
+		{"a Japanese description with an English slug", `[{"name":"no-deploys-on-fridays","description":"金曜日にはデプロイしない","fact":"金曜日のデプロイは禁止。","type":"project","category":"convention","confidence":0.9}]`,
+			func(c Candidate) bool {
+				return c.Name == "no-deploys-on-fridays" && c.Description == "金曜日にはデプロイしない"
+			}, "", ""},
+		{"a Japanese description without a slug", `[{"description":"金曜日にはデプロイしない","fact":"金曜日のデプロイは禁止。","type":"project","category":"convention","confidence":0.9}]`,
+			nil, "", "[0].name: missing: the description has no Latin letters"},
+		{"a Japanese description with a Japanese name", `[{"name":"金曜日","description":"金曜日にはデプロイしない","fact":"金曜日のデプロイは禁止。","type":"project","category":"convention","confidence":0.9}]`,
+			nil, "", "[0].name: missing: the description has no Latin letters"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := parseReply(tt.raw, newPaths("", ""), known)
+			if tt.problem != "" {
+				if len(r.cands) != 0 || len(r.problems) != 1 || !strings.Contains(r.problems[0], tt.problem) {
+					t.Errorf("parseReply = %+v, want the item dropped for %q", r, tt.problem)
+				}
+				return
+			}
+			if len(r.problems) != 0 || len(r.cands) != 1 {
+				t.Fatalf("parseReply = %+v, want one candidate", r)
+			}
+			if !tt.check(r.cands[0]) {
+				t.Errorf("candidate = %+v", r.cands[0])
+			}
+			if got := strings.Join(r.notes, "\n"); tt.note == "" && got != "" || !strings.Contains(got, tt.note) {
+				t.Errorf("notes = %q, want %q", got, tt.note)
+			}
+		})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/mnemo-dev/mnemo/internal/extract"
 	"github.com/mnemo-dev/mnemo/internal/queue"
 )
 
@@ -19,9 +20,13 @@ func capture(ctx context.Context, w *world, in Input, event string, spawn func(r
 	}
 	defer q.Close()
 	// The extractor this session's environment asks for travels with the
-	// job: a worker already running (started by another session) uses it.
-	id, err := q.Enqueue(ctx, queue.Job{Session: in.SessionID, Transcript: in.TranscriptPath, Cwd: in.Cwd, Event: event,
-		Extractor: w.env.Getenv("MNEMO_EXTRACTOR")})
+	// job, auto when it names none: a worker already running (started by
+	// another session, under another $MNEMO_EXTRACTOR) uses it.
+	x := w.env.Getenv("MNEMO_EXTRACTOR")
+	if x == "" {
+		x = extract.ProviderAuto
+	}
+	id, err := q.Enqueue(ctx, queue.Job{Session: in.SessionID, Transcript: in.TranscriptPath, Cwd: in.Cwd, Event: event, Extractor: x})
 	if err != nil {
 		return err
 	}

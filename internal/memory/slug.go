@@ -37,6 +37,11 @@ func Slug(description string) string {
 	return "memory-" + hex.EncodeToString(sum[:4])
 }
 
+// Sluggable reports whether [Slug] can make a name of s's words: false
+// when s has no letter or digit it can fold to ASCII (a description in
+// Japanese, say), where Slug falls back to memory-<hash>.
+func Sluggable(s string) bool { return len(slugWords(s)) > 0 }
+
 // slugWords returns the runs of a-z and 0-9 in s after lowercasing it and
 // folding what letters it can to ASCII.
 func slugWords(s string) []string {

@@ -93,43 +93,38 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 	if errors.Is(err, ErrSkip) {
 		// Keep the session's offset where it was: a session processed in
 		// short pieces (a PreCompact, then a SessionEnd) is read again
-		// whole by its next job, rather than skipped piece by piece.
+		// whole by its next job, rather than skipped piece by piece. What
+		// the offline pass kept of it is consolidated all the same (said
+		// again by the next job, it is a duplicate).
 		p.Log.Info("extraction skipped", "job", j.ID, "why", err)
 		res.EndOff, res.Parts = start, nil
 		res.Skipped = strings.TrimPrefix(err.Error(), ErrSkip.Error()+": ")
-		return res, nil
-	}
-	if err != nil {
+	} else if err != nil {
 		return res, fmt.Errorf("extract (%s): %w", x.Name(), err)
 	}
 	if len(facts) == 0 {
 		return res, nil
 	}
+	n, err := p.consolidate(ctx, j, d, facts, fmt.Sprintf("transcript %s, bytes %d-%d", j.Session, start, end))
+	res.Facts = n
+	return res, err
+}
+
+// consolidate merges the facts extracted from d into the vaults and the
+// inbox, and returns how many were; at says where in the transcripts
+// they were read, for their provenance.
+func (p *Pipeline) consolidate(ctx context.Context, j queue.Job, d *transcript.Digest, facts []consolidate.Fact, at string) (int, error) {
 	c, closeFn, err := p.Consolidator(ctx, j)
 	if err != nil {
-		return res, err
+		return 0, err
 	}
 	defer closeFn()
 	said := personSaid(d)
+	runs := commandRuns(d)
 	var outcomes []string
-	dropped := 0
+	n, dropped := 0, 0
 	for i, f := range facts {
-		// Whatever the extractor says of it (a model's from_tool_output
-		// false is a hint), a fact is the person's only when their own
-		// words of the session state it.
-		v := said.Check(f.Description + "\n" + f.Body)
-		f.Stated = v.Stated
-		if f.Source == "" {
-			id := d.Meta.SessionID // the session as Claude Code names it
-			if id == "" {
-				id = j.Session
-			}
-			f.Source = "session:" + shortID(id)
-		}
-		if f.At.IsZero() {
-			f.At = d.Meta.End // "next week" meant the week after the session
-		}
-		f.Why = strings.TrimSpace(f.Why + fmt.Sprintf(" (transcript %s, bytes %d-%d)", j.Session, start, res.EndOff))
+		f, v := p.provenance(j, d, f, said, runs, at)
 		o, err := c.Add(ctx, f)
 		if badFact(err) {
 			// One fact that cannot be a memory (a secret in it, a field no
@@ -140,19 +135,45 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 			continue
 		}
 		if err != nil {
-			return res, fmt.Errorf("consolidate fact %d of %d: %w", i+1, len(facts), err)
+			return n, fmt.Errorf("consolidate fact %d of %d: %w", i+1, len(facts), err)
 		}
-		if !v.Stated { // logged once it is known to hold no secret
+		if !f.Stated && !f.Confirmed { // logged once it is known to hold no secret
 			p.Log.Info("not stated by the person: a draft", "job", j.ID, "name", o.Name, "why", v.Reason())
 		}
 		outcomes = append(outcomes, string(o.Action)+":"+o.Name)
 		if p.OnOutcome != nil {
 			p.OnOutcome(j, o)
 		}
-		res.Facts++
+		n++
 	}
 	p.Log.Info("consolidated", "job", j.ID, "outcomes", strings.Join(outcomes, " "), "dropped", dropped)
-	return res, nil
+	return n, nil
+}
+
+// provenance sets what the session shows of f: whether the person's own
+// words state it (whatever the extractor says of it: a model's
+// from_tool_output false is a hint), whether a command confirms what the
+// extractor says one confirms, its source, when it was said and where.
+// It returns the verdict of the person's words too.
+func (p *Pipeline) provenance(j queue.Job, d *transcript.Digest, f consolidate.Fact, said *provenance.Said, runs map[string]bool, at string) (consolidate.Fact, provenance.Verdict) {
+	v := said.Check(f.Description + "\n" + f.Body)
+	f.Stated = v.Stated
+	if f.Confirmed && !confirmed(runs, f) {
+		p.Log.Info("not confirmed by a command of the session", "job", j.ID, "fact", f.Name)
+		f.Confirmed = false
+	}
+	if f.Source == "" {
+		id := d.Meta.SessionID // the session as Claude Code names it
+		if id == "" {
+			id = j.Session
+		}
+		f.Source = "session:" + shortID(id)
+	}
+	if f.At.IsZero() {
+		f.At = d.Meta.End // "next week" meant the week after the session
+	}
+	f.Why = strings.TrimSpace(f.Why + " (" + at + ")")
+	return f, v
 }
 
 // PartSession is the key under which the queue keeps the offset of a

@@ -1,0 +1,110 @@
+package worker
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mnemo-dev/mnemo/internal/consolidate"
+	"github.com/mnemo-dev/mnemo/internal/fakeapi"
+	"github.com/mnemo-dev/mnemo/internal/queue"
+)
+
+// TestApprovalPolicy: the stated auto-approval policy through the worker,
+// one kind of evidence per case, on the sessions of package transcript's
+// evidence tests. What the person stated may be active; what a later
+// successful command confirmed may be active at its bar; everything else
+// waits for review, whatever the model claims.
+func TestApprovalPolicy(t *testing.T) {
+	item := func(desc, fact, evidence string, confidence string) string {
+		return `[{"name":"fact","description":"` + desc + `","fact":"` + fact + `","type":"project","category":"convention",` +
+			`"files":[],"confidence":` + confidence + `,"why":"w","evidence":"` + evidence + `","from_tool_output":false,"relation":"new","memory":""}]`
+	}
+	tests := []struct {
+		name, file, reply string
+		want              consolidate.Action
+	}{
+		{"stated by the person", "title.jsonl",
+			item("Coupon codes should be case-insensitive", "Coupon codes should be case-insensitive.", "stated", "0.9"), consolidate.Added},
+		{"stated, below the bar", "title.jsonl",
+			item("Coupon codes should be case-insensitive", "Coupon codes should be case-insensitive.", "stated", "0.8"), consolidate.Drafted},
+		{"claimed stated, not in the person's words", "title.jsonl",
+			item("Coupon codes are stored upper-case in the database", "The coupons table keeps codes upper-case.", "stated", "0.95"), consolidate.Drafted},
+		{"confirmed by a command that succeeded", "checks.jsonl",
+			item("The web frontend builds with `cd web && npm run build`", "`cd web && npm run build` builds the web frontend.", "confirmed", "0.9"), consolidate.Added},
+		{"confirmed, below its bar", "checks.jsonl",
+			item("The web frontend builds with `cd web && npm run build`", "`cd web && npm run build` builds the web frontend.", "confirmed", "0.85"), consolidate.Drafted},
+		{"claimed confirmed by a command whose failure a pipe hid", "checks.jsonl",
+			item("The Rust parser tests pass with `cargo test --quiet || true`", "`cargo test --quiet || true` passes.", "confirmed", "0.95"), consolidate.Drafted},
+		{"confirmed, but an instruction to run a command", "checks.jsonl",
+			item("Run `cd web && npm run build` before every commit", "Always run `cd web && npm run build` first.", "confirmed", "0.95"), consolidate.Drafted},
+		{"claimed confirmed by no command", "checks.jsonl",
+			item("The Rust parser is fuzzed nightly", "A nightly job runs `cargo fuzz run parse`.", "confirmed", "0.95"), consolidate.Drafted},
+		{"inferred, however sure", "checks.jsonl",
+			item("Commits in this repository are small", "Each commit touches two or three files.", "inferred", "0.99"), consolidate.Drafted},
+		{"from tool output", "checks.jsonl",
+			item("The web build prerenders the root page", "The build output lists / as static content.", "tool", "0.99"), consolidate.Drafted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newProject(t)
+			model := fakeapi.New(t, fakeapi.Reply{Text: tt.reply})
+			pl := p.pipeline(modelExtractor(t, model))
+			var got []consolidate.Outcome
+			pl.OnOutcome = func(_ queue.Job, o consolidate.Outcome) { got = append(got, o) }
+			runPipeline(t, p, pl, filepath.Join(evidence, tt.file))
+			if len(got) != 1 || got[0].Action != tt.want {
+				t.Fatalf("outcomes = %+v, want one %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestTooShortStillRemembers: a session too short for a model call still
+// keeps, by the offline pass, what the person asked to have remembered;
+// the job says why it was skipped, and the model is not called.
+func TestTooShortStillRemembers(t *testing.T) {
+	tests := []struct {
+		name, prompt string
+		facts        int
+	}{
+		{"asked to remember", "Remember that the staging database is read-only.", 1},
+		{"asked to keep in mind", "Keep in mind that invoices are sent on the 1st of each month.", 1},
+		{"only a question", "What does the billing job do?", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newProject(t)
+			model := fakeapi.New(t)
+			tr := filepath.Join(t.TempDir(), "s.jsonl")
+			appendLines(t, tr, line("s", tt.prompt, 1))
+			j := runJob(t, p, modelExtractor(t, model), "s", tr)
+			if j.State != "done" || !strings.Contains(j.Skipped, "too little work") || j.Facts != tt.facts {
+				t.Errorf("job = %s, skipped %q, %d facts; want done, skipped, %d facts", j.State, j.Skipped, j.Facts, tt.facts)
+			}
+			if tt.facts > 0 && !strings.Contains(j.Skipped, "the offline pass kept 1 fact") {
+				t.Errorf("skipped %q does not say what the offline pass kept", j.Skipped)
+			}
+			if n := len(model.Requests()); n != 0 {
+				t.Errorf("the model got %d requests, want none", n)
+			}
+		})
+	}
+}
+
+// TestBadItemThroughWorker: a reply with one invalid item, twice (the
+// repair did not fix it), keeps the valid one: the job is done with it.
+func TestBadItemThroughWorker(t *testing.T) {
+	good := `{"name":"coupon-case","description":"Coupon codes should be case-insensitive","fact":"Coupon codes should be case-insensitive.","type":"project","category":"convention","files":[],"confidence":0.9,"why":"w","evidence":"stated"}`
+	bad := `{"description":"d","fact":"f","type":"proj","category":"decision","confidence":0.5}`
+	reply := "[" + good + "," + bad + "]"
+	p := newProject(t)
+	model := fakeapi.New(t, fakeapi.Reply{Text: reply}, fakeapi.Reply{Text: reply})
+	j := runJob(t, p, modelExtractor(t, model), "s", filepath.Join(evidence, "title.jsonl"))
+	if j.State != "done" || j.Facts != 1 {
+		t.Errorf("job = %s with %d facts (error %q), want done with the one good fact", j.State, j.Facts, j.LastError)
+	}
+	if n := len(model.Requests()); n != 2 {
+		t.Errorf("the model got %d requests, want 2 (one repair)", n)
+	}
+}
