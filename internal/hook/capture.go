@@ -5,10 +5,13 @@ import (
 	"errors"
 
 	"github.com/mnemo-dev/mnemo/internal/queue"
+	"github.com/mnemo-dev/mnemo/internal/transcript"
 )
 
 // capture queues the session's transcript for the worker and starts one
-// when none runs. It returns at once: the work happens elsewhere.
+// when none runs. It returns at once: the work happens elsewhere. A
+// Gemini CLI session is queued with the file it is recorded in, whichever
+// of its files the hook was given (a resume names a new one too).
 func capture(ctx context.Context, w *world, in Input, event string, spawn func(root, stateDir string) error) error {
 	if in.SessionID == "" || in.TranscriptPath == "" {
 		return errors.New("no session_id or transcript_path in the input: nothing to capture")
@@ -20,7 +23,7 @@ func capture(ctx context.Context, w *world, in Input, event string, spawn func(r
 	defer q.Close()
 	// The extractor this session's environment asks for travels with the
 	// job: a worker already running (started by another session) uses it.
-	id, err := q.Enqueue(ctx, queue.Job{Session: in.SessionID, Transcript: in.TranscriptPath, Cwd: in.Cwd, Event: event,
+	id, err := q.Enqueue(ctx, queue.Job{Session: in.SessionID, Transcript: transcript.GeminiOriginal(in.TranscriptPath), Cwd: in.Cwd, Event: event,
 		Extractor: w.env.Getenv("MNEMO_EXTRACTOR")})
 	if err != nil {
 		return err
