@@ -127,10 +127,19 @@ func snakeCase(s string) string {
 }
 
 // CodexConfig is the user's Codex config.toml, where trust is kept.
-func (o Options) CodexConfig() string { return filepath.Join(o.Home, ".codex", "config.toml") }
+func (o Options) CodexConfig() string { return filepath.Join(o.CodexHome, "config.toml") }
 
 // CodexHooksFile is the hooks.json mnemo's Codex hooks are in.
-func (o Options) CodexHooksFile() string { return filepath.Join(o.dotDir(".codex"), "hooks.json") }
+func (o Options) CodexHooksFile() string { return filepath.Join(o.codexDir(), "hooks.json") }
+
+// codexDir is the folder of the Codex files mnemo writes: the project's
+// .codex/, or for the user scope Codex's own folder.
+func (o Options) codexDir() string {
+	if o.Scope == "user" {
+		return o.CodexHome
+	}
+	return filepath.Join(o.Root, ".codex")
+}
 
 // TrustCodex writes to the user's config.toml what Codex needs to run
 // mnemo's hooks: the project trusted (project scope), and each of mnemo's

@@ -45,7 +45,7 @@ func (o Options) dotDir(name string) string {
 }
 
 func codex(o Options, add bool) ([]Change, error) {
-	dir := o.dotDir(".codex")
+	dir := o.codexDir()
 	config, hooks := filepath.Join(dir, "config.toml"), filepath.Join(dir, "hooks.json")
 	c1, err := o.editFile(config, func(old []byte) ([]byte, error) {
 		return setTOMLServer(old, o.program(config), add), nil
