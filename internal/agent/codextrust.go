@@ -160,7 +160,7 @@ func TrustCodex(o Options) (Change, error) {
 		if !h.Mnemo {
 			continue
 		}
-		header := "[hooks.state." + strconv.Quote(h.Key) + "]"
+		header := h.trustHeader()
 		headers = append(headers, header)
 		fmt.Fprintf(&add, "\n%s\ntrusted_hash = %q\n", header, h.Hash)
 	}
@@ -171,6 +171,33 @@ func TrustCodex(o Options) (Change, error) {
 		return c, fmt.Errorf("agent: codex trust: %w", err)
 	}
 	return c, nil
+}
+
+// trustHeader is the header of the config.toml table that trusts h.
+func (h CodexHook) trustHeader() string { return "[hooks.state." + strconv.Quote(h.Key) + "]" }
+
+// untrustCodex removes from the user's config.toml the tables that trust
+// mnemo's hooks in hooks.json as it is now (what [TrustCodex] wrote), and
+// nothing else: the project's trust stays, which the user may rely on for
+// more than mnemo. It is called before the hooks are removed, while their
+// keys can still be known.
+func untrustCodex(o Options) (Change, error) {
+	hooks, err := CodexHooks(o.CodexHooksFile())
+	if err != nil {
+		return Change{}, err
+	}
+	var headers []string
+	for _, h := range hooks {
+		if h.Mnemo {
+			headers = append(headers, h.trustHeader())
+		}
+	}
+	if len(headers) == 0 {
+		return Change{Path: o.CodexConfig(), Action: "unchanged"}, nil
+	}
+	return o.editFile(o.CodexConfig(), func(old []byte) ([]byte, error) {
+		return setTOMLTables(old, func(t string) bool { return slices.Contains(headers, t) }, ""), nil
+	})
 }
 
 // CodexTrustProblems reports what keeps Codex from running mnemo's hooks:
