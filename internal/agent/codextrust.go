@@ -35,6 +35,9 @@ type CodexHook struct {
 	Key   string // "<abs path of hooks.json>:<event>:<group>:<handler>"
 	Hash  string // "sha256:<hex>"
 	Mnemo bool   // one of mnemo's hooks
+	// Program is the mnemo a hook of mnemo's runs: "mnemo" (from PATH) or
+	// a path.
+	Program string
 }
 
 // codexHooksFile is the part of hooks.json a hook's trust covers.
@@ -75,11 +78,15 @@ func CodexHooks(path string) ([]CodexHook, error) {
 				if h.Timeout != nil {
 					timeout = *h.Timeout
 				}
-				out = append(out, CodexHook{
+				c := CodexHook{
 					Key:   fmt.Sprintf("%s:%s:%d:%d", path, snakeCase(event), gi, hi),
 					Hash:  codexHookHash(event, g.Matcher, h.Command, timeout, h.Async),
 					Mnemo: isMnemoCommand(h.Command),
-				})
+				}
+				if c.Mnemo {
+					c.Program, _ = firstWord(h.Command)
+				}
+				out = append(out, c)
 			}
 		}
 	}
