@@ -105,6 +105,16 @@ func rewritten(list, cur []geminiMessage) bool {
 // message: wrapped, its own angle brackets escaped.
 var hookContext = lazyregexp.New(`(?s)<hook_context>.*?</hook_context>\s*`)
 
+// WithoutHookContext returns a prompt without the context hooks added to
+// it: Gemini CLI puts SessionStart's in front of the first prompt, in the
+// session file and in what it hands BeforeAgent as the prompt.
+func WithoutHookContext(s string) string {
+	if !strings.Contains(s, "<hook_context>") {
+		return s
+	}
+	return hookContext.ReplaceAllString(s, "")
+}
+
 // loadedContext is the block of instructions (the MCP servers', the
 // project's GEMINI.md) Gemini CLI puts in front of a sub-agent's task.
 var loadedContext = lazyregexp.New(`(?s)<loaded_context>.*?</loaded_context>\s*`)
@@ -115,7 +125,7 @@ var loadedContext = lazyregexp.New(`(?s)<loaded_context>.*?</loaded_context>\s*`
 // <session_context> block Gemini CLI sends first (the environment, the
 // folder listing, MCP server instructions).
 func geminiUserText(text string) string {
-	text = hookContext.ReplaceAllString(text, "")
+	text = WithoutHookContext(text)
 	text = loadedContext.ReplaceAllString(text, "")
 	if strings.HasPrefix(strings.TrimSpace(text), "<session_context>") {
 		return ""
