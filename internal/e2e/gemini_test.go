@@ -57,7 +57,8 @@ func newGeminiSandbox(t *testing.T, model *fakeapi.Model) (*sandbox, string) {
 // first request once, at the session's start; a session queues one
 // capture job, not one per model call; and the worker reads the session
 // file Gemini wrote: the person's words (not the <session_context> block
-// or mnemo's own context), the failing command as a failure.
+// or mnemo's own context), the failing command as a failure, and a
+// "remember" becomes a memory.
 func TestGeminiSessionStart(t *testing.T) {
 	model := fakeapi.New(t)
 	s, gemini := newGeminiSandbox(t, model)
@@ -68,7 +69,8 @@ func TestGeminiSessionStart(t *testing.T) {
 		fakeapi.Reply{ToolName: "run_shell_command", ToolInput: `{"command":"ls web/missing-dir"}`},
 		fakeapi.Reply{Text: "The folder is missing."},
 	)
-	out := s.run(gemini, "--yolo", "-p", "Which package manager for web/?") // stdin is /dev/null
+	const prompt = "Remember that we always run go test with -race in this repo. Which package manager for web/?"
+	out := s.run(gemini, "--yolo", "-p", prompt) // stdin is /dev/null
 	reqs := model.Requests()
 	if len(reqs) == 0 {
 		t.Fatalf("gemini sent no request; it printed:\n%s", out)
@@ -78,7 +80,7 @@ func TestGeminiSessionStart(t *testing.T) {
 	}
 	// SessionStart's context goes in front of the first prompt, the
 	// prompt hook's after it: the memory comes at the session's start.
-	if i, j := strings.Index(reqs[0], "Recalled by mnemo"), strings.Index(reqs[0], "Which package manager for web/?"); i > j {
+	if i, j := strings.Index(reqs[0], "Recalled by mnemo"), strings.Index(reqs[0], prompt); i > j {
 		t.Errorf("the memory came after the prompt (SessionStart did not run, BeforeAgent brought it)")
 	}
 	var jobs []struct{ Session, Transcript string }
@@ -92,7 +94,7 @@ func TestGeminiSessionStart(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, "gemini-session.jsonl"), data, 0o644)
 	}
 	digest := s.mnemoRun("digest", jobs[0].Transcript)
-	for _, want := range []string{"user: Which package manager for web/?", "`ls web/missing-dir` -> error (exit 2)", "assistant: The folder is missing."} {
+	for _, want := range []string{"user: " + prompt, "`ls web/missing-dir` -> error (exit 2)", "assistant: The folder is missing."} {
 		if !strings.Contains(digest, want) {
 			t.Errorf("the digest of %s lacks %q:\n%s", jobs[0].Transcript, want, digest)
 		}
@@ -101,6 +103,9 @@ func TestGeminiSessionStart(t *testing.T) {
 		if strings.Contains(digest, not) {
 			t.Errorf("the digest has %q, which the person did not write:\n%s", not, digest)
 		}
+	}
+	if list := s.mnemoRun("list"); !strings.Contains(list, "race") {
+		t.Errorf("the vault has no memory of the remembered -race after the worker ran:\n%s\ninbox:\n%s\nlog:\n%s", list, s.mnemoRun("inbox"), s.stateLog())
 	}
 }
 
