@@ -31,7 +31,7 @@ func options(t *testing.T, scope string) Options {
 	return Options{
 		Binary: "/opt/my tools/mnemo", Root: root, VaultDir: filepath.Join(root, ".memory"), Shared: true,
 		Scope: scope, Home: home, ClaudeHome: filepath.Join(home, ".claude"),
-		BackupDir: filepath.Join(home, ".mnemo", "state", "backups"),
+		CodexHome: filepath.Join(home, ".codex"), BackupDir: filepath.Join(home, ".mnemo", "state", "backups"),
 	}
 }
 

@@ -16,6 +16,7 @@ type Options struct {
 	Scope      string // project, local or user
 	Home       string // the user's home folder
 	ClaudeHome string // $CLAUDE_CONFIG_DIR or ~/.claude
+	CodexHome  string // $CODEX_HOME or ~/.codex: Codex's config.toml (trust), user-scope hooks.json, sessions
 	BackupDir  string // where a file's previous text goes (the state folder's backups/); none when empty
 	Now        func() time.Time
 }
@@ -27,9 +28,9 @@ const PathProgram = "mnemo"
 // Committed reports whether path is a file of the project that git shares:
 // anything under the root except Claude Code's settings.local.json, which
 // init keeps ignored, and the user's own files (user scope, Claude Code's
-// app state and config folder), wherever the home folder is.
+// app state and config folder, Codex's), wherever the home folder is.
 func (o Options) Committed(path string) bool {
-	if o.Scope == "user" || path == o.LocalSettings() || path == o.claudeJSON() || within(o.ClaudeHome, path) {
+	if o.Scope == "user" || path == o.LocalSettings() || path == o.claudeJSON() || within(o.ClaudeHome, path) || within(o.CodexHome, path) {
 		return false
 	}
 	return within(o.Root, path)

@@ -35,6 +35,9 @@ type CodexHook struct {
 	Key   string // "<abs path of hooks.json>:<event>:<group>:<handler>"
 	Hash  string // "sha256:<hex>"
 	Mnemo bool   // one of mnemo's hooks
+	// Program is the mnemo a hook of mnemo's runs: "mnemo" (from PATH) or
+	// a path.
+	Program string
 }
 
 // codexHooksFile is the part of hooks.json a hook's trust covers.
@@ -75,11 +78,15 @@ func CodexHooks(path string) ([]CodexHook, error) {
 				if h.Timeout != nil {
 					timeout = *h.Timeout
 				}
-				out = append(out, CodexHook{
+				c := CodexHook{
 					Key:   fmt.Sprintf("%s:%s:%d:%d", path, snakeCase(event), gi, hi),
 					Hash:  codexHookHash(event, g.Matcher, h.Command, timeout, h.Async),
 					Mnemo: isMnemoCommand(h.Command),
-				})
+				}
+				if c.Mnemo {
+					c.Program, _ = firstWord(h.Command)
+				}
+				out = append(out, c)
 			}
 		}
 	}
@@ -127,10 +134,19 @@ func snakeCase(s string) string {
 }
 
 // CodexConfig is the user's Codex config.toml, where trust is kept.
-func (o Options) CodexConfig() string { return filepath.Join(o.Home, ".codex", "config.toml") }
+func (o Options) CodexConfig() string { return filepath.Join(o.CodexHome, "config.toml") }
 
 // CodexHooksFile is the hooks.json mnemo's Codex hooks are in.
-func (o Options) CodexHooksFile() string { return filepath.Join(o.dotDir(".codex"), "hooks.json") }
+func (o Options) CodexHooksFile() string { return filepath.Join(o.codexDir(), "hooks.json") }
+
+// codexDir is the folder of the Codex files mnemo writes: the project's
+// .codex/, or for the user scope Codex's own folder.
+func (o Options) codexDir() string {
+	if o.Scope == "user" {
+		return o.CodexHome
+	}
+	return filepath.Join(o.Root, ".codex")
+}
 
 // TrustCodex writes to the user's config.toml what Codex needs to run
 // mnemo's hooks: the project trusted (project scope), and each of mnemo's
@@ -151,7 +167,7 @@ func TrustCodex(o Options) (Change, error) {
 		if !h.Mnemo {
 			continue
 		}
-		header := "[hooks.state." + strconv.Quote(h.Key) + "]"
+		header := h.trustHeader()
 		headers = append(headers, header)
 		fmt.Fprintf(&add, "\n%s\ntrusted_hash = %q\n", header, h.Hash)
 	}
@@ -162,6 +178,33 @@ func TrustCodex(o Options) (Change, error) {
 		return c, fmt.Errorf("agent: codex trust: %w", err)
 	}
 	return c, nil
+}
+
+// trustHeader is the header of the config.toml table that trusts h.
+func (h CodexHook) trustHeader() string { return "[hooks.state." + strconv.Quote(h.Key) + "]" }
+
+// untrustCodex removes from the user's config.toml the tables that trust
+// mnemo's hooks in hooks.json as it is now (what [TrustCodex] wrote), and
+// nothing else: the project's trust stays, which the user may rely on for
+// more than mnemo. It is called before the hooks are removed, while their
+// keys can still be known.
+func untrustCodex(o Options) (Change, error) {
+	hooks, err := CodexHooks(o.CodexHooksFile())
+	if err != nil {
+		return Change{}, err
+	}
+	var headers []string
+	for _, h := range hooks {
+		if h.Mnemo {
+			headers = append(headers, h.trustHeader())
+		}
+	}
+	if len(headers) == 0 {
+		return Change{Path: o.CodexConfig(), Action: "unchanged"}, nil
+	}
+	return o.editFile(o.CodexConfig(), func(old []byte) ([]byte, error) {
+		return setTOMLTables(old, func(t string) bool { return slices.Contains(headers, t) }, ""), nil
+	})
 }
 
 // CodexTrustProblems reports what keeps Codex from running mnemo's hooks:

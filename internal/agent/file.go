@@ -23,8 +23,9 @@ type Change struct {
 
 // The mode of a config file mnemo creates. One that can hold credentials
 // is the user's alone: Claude Code's app state (~/.claude.json keeps OAuth
-// and API keys) and every agent's user-level settings, whose MCP servers and
-// env carry tokens. A file mnemo rewrites keeps its own mode and owner.
+// and API keys), Codex's config.toml and every agent's user-level settings,
+// whose MCP servers and env carry tokens. A file mnemo rewrites keeps its
+// own mode and owner.
 const (
 	sharedPerm  fs.FileMode = 0o644
 	privatePerm fs.FileMode = 0o600
@@ -32,7 +33,7 @@ const (
 
 // newPerm returns the mode a config file gets when mnemo creates it.
 func (o Options) newPerm(path string) fs.FileMode {
-	if o.Scope == "user" || path == o.claudeJSON() {
+	if o.Scope == "user" || path == o.claudeJSON() || path == o.CodexConfig() {
 		return privatePerm
 	}
 	return sharedPerm

@@ -45,18 +45,26 @@ func (o Options) dotDir(name string) string {
 }
 
 func codex(o Options, add bool) ([]Change, error) {
-	dir := o.dotDir(".codex")
+	var changes []Change
+	if !add { // first: the trust is keyed by the hooks' places in hooks.json
+		c, err := untrustCodex(o)
+		if err != nil {
+			return nil, err
+		}
+		changes = append(changes, c)
+	}
+	dir := o.codexDir()
 	config, hooks := filepath.Join(dir, "config.toml"), filepath.Join(dir, "hooks.json")
 	c1, err := o.editFile(config, func(old []byte) ([]byte, error) {
 		return setTOMLServer(old, o.program(config), add), nil
 	})
 	if err != nil {
-		return nil, err
+		return changes, err
 	}
 	c2, err := o.editJSONFile(hooks, func(s *object) error {
 		return setHooks(s, codexHooks, o.program(hooks), []string{"--agent", "codex"}, add)
 	})
-	return []Change{c1, c2}, err
+	return append(changes, c1, c2), err
 }
 
 func gemini(o Options, add bool) ([]Change, error) {
@@ -145,15 +153,19 @@ func setTOMLServer(old []byte, binary string, add bool) []byte {
 // nil when nothing is left.
 func setTOMLTables(old []byte, drop func(header string) bool, add string) []byte {
 	var out []string
-	skipping := false
+	skipping, dropped := false, false
 	for line := range strings.Lines(string(old)) {
 		t := strings.TrimSpace(line)
 		if strings.HasPrefix(t, "[") {
 			skipping = drop(t)
+			dropped = dropped || skipping
 		}
 		if !skipping {
 			out = append(out, line)
 		}
+	}
+	if !dropped && add == "" {
+		return old // nothing to do: the text stays as it is, to the last newline
 	}
 	text := strings.Join(out, "")
 	if add != "" {

@@ -50,8 +50,12 @@ func wiringChecks(ctx context.Context, f *Factory, p *project.Project, o agent.O
 	if c, ok := localSettingsCheck(ctx, f, p, o); ok {
 		out = append(out, c)
 	}
-	if c, ok := codexTrustCheck(f, o); ok {
-		out = append(out, c)
+	for _, scope := range []string{"project", "user"} { // Codex reads both
+		oc := o
+		oc.Scope = scope
+		if c, ok := codexTrustCheck(f, oc, onPath); ok {
+			out = append(out, c)
+		}
 	}
 	if o.Shared {
 		out = append(out, autoMemoryCheck(f, o, reg))
@@ -62,13 +66,20 @@ func wiringChecks(ctx context.Context, f *Factory, p *project.Project, o agent.O
 	return out
 }
 
-// codexTrustCheck says whether Codex runs the mnemo hooks of the project's
-// .codex/hooks.json: the project trusted, each hook's hash current in
-// ~/.codex/config.toml. No check when mnemo is not wired into Codex.
-func codexTrustCheck(f *Factory, o agent.Options) (check, bool) {
+// codexTrustCheck says whether Codex runs the mnemo hooks of its
+// hooks.json (the project's, or Codex's own for the user scope): the mnemo
+// each runs is there, the project is trusted, each hook's hash is current
+// in Codex's config.toml. No check when mnemo is not wired into Codex.
+func codexTrustCheck(f *Factory, o agent.Options, onPath string) (check, bool) {
 	hooks, err := agent.CodexHooks(o.CodexHooksFile())
 	if err == nil && !slices.ContainsFunc(hooks, func(h agent.CodexHook) bool { return h.Mnemo }) {
 		return check{}, false
+	}
+	for _, h := range hooks {
+		if problem := programProblem(h.Program, onPath); h.Mnemo && problem != "" {
+			return check{Name: "codex", Status: "fail", Detail: displayPath(f, o.CodexHooksFile()) + " runs " + h.Program + ": " + problem,
+				Fix: "mnemo init --agent codex --trust-hooks (with the mnemo you use now)"}, true
+		}
 	}
 	problems, err := agent.CodexTrustProblems(o)
 	switch {

@@ -40,13 +40,15 @@ func newIngestCmd(f *Factory) *cobra.Command {
 ends: each file is queued and processed in this process, from where an
 earlier run stopped (a file is never read twice), and the candidate facts
 go to the vault or the inbox. Codex CLI rollout files
-(~/.codex/sessions/.../rollout-*.jsonl) and Gemini CLI sessions
-(~/.gemini/tmp/<hash>/chats/session-*.json) are read as well.
+($CODEX_HOME/sessions/.../rollout-*.jsonl, ~/.codex by default) and Gemini
+CLI sessions (~/.gemini/tmp/<project>/chats/session-*.jsonl) are read as
+well.
 
 With --all, every past session of this project is processed: Claude Code's
 under ~/.claude/projects/<project>/, Codex CLI's that ran in the project,
-and Gemini CLI's. A Claude Code session's sub-agent transcripts are read
-with it. --since keeps the files changed on or after a date.
+and Gemini CLI's. A session's sub-agent transcripts (Claude Code's and
+Gemini CLI's) are read with it. --since keeps the files changed on or
+after a date.
 
 A session with too little work to be worth a model call is skipped: its
 job is done, and the reason is printed as "skipped: FILE: REASON".

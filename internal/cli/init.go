@@ -46,12 +46,13 @@ memories Claude writes natively and mnemo's share one folder. For codex,
 gemini and cursor it registers the MCP server and hooks in their files.
 
 Codex runs a project's hooks and MCP servers only once the project is
-trusted and each hook's hash is trusted in ~/.codex/config.toml; until then
+trusted and each hook's hash is trusted in its config.toml ($CODEX_HOME,
+or ~/.codex, as for everything of Codex's mnemo reads); until then
 it ignores them without a word. Start codex in the project once and choose
 to trust it (or run 'codex exec --trust'), and approve the hooks, or pass
 --trust-hooks: init then writes the project's trust and the hash of each of
-mnemo's hooks, as they are now, into ~/.codex/config.toml ('mnemo doctor'
-says when they go stale).
+mnemo's hooks, as they are now, into that config.toml ('mnemo doctor' says
+when they go stale).
 
 Files that are committed (.claude/settings.json, .mcp.json, the project
 files of the other agents) run mnemo from PATH, so they hold nothing of one
@@ -92,7 +93,7 @@ exactly what init added.`,
 	fl.StringVar(&opts.scope, "scope", "project", "where the agent's config goes: project, local or user")
 	fl.BoolVar(&opts.noAgent, "no-agent", false, "create the vaults only; change no agent configuration")
 	fl.BoolVar(&opts.json, "json", false, "print what changed as JSON")
-	fl.BoolVar(&opts.trust, "trust-hooks", false, "codex: trust the project and mnemo's hooks in ~/.codex/config.toml")
+	fl.BoolVar(&opts.trust, "trust-hooks", false, "codex: trust the project and mnemo's hooks in Codex's config.toml")
 	return cmd
 }
 
@@ -249,7 +250,7 @@ func agentOptions(f *Factory, scope, vaultDir string, shared bool) (agent.Option
 	}
 	return agent.Options{
 		Binary: exe, Root: p.Root, VaultDir: vaultDir, Shared: shared, Scope: scope,
-		Home: f.Env.Home, ClaudeHome: f.Env.ClaudeHome(),
+		Home: f.Env.Home, ClaudeHome: f.Env.ClaudeHome(), CodexHome: f.Env.CodexHome(),
 		BackupDir: filepath.Join(p.StateDir(), "backups"), Now: f.Now,
 	}, nil
 }

@@ -13,10 +13,14 @@ func newUninstallCmd(f *Factory) *cobra.Command {
 		Use:   "uninstall",
 		Short: "Remove what 'mnemo init' added to an agent's configuration",
 		Long: `Remove exactly what 'mnemo init' added to an agent's configuration: mnemo's
-hooks, its MCP server entry and the autoMemoryDirectory it set. Everything
-else stays as it is; a file init created and that holds nothing else is
-removed. The vaults and their memories are not touched.`,
+hooks, its MCP server entry and the autoMemoryDirectory it set; for Codex,
+also the trust of each of mnemo's hooks that 'init --trust-hooks' wrote
+into Codex's config.toml (the project's own trust stays: you may rely on it
+for more than mnemo). Everything else stays as it is; a file init created
+and that holds nothing else is removed. The vaults and their memories are
+not touched.`,
 		Example: `  mnemo uninstall
+  mnemo uninstall --agent codex
   mnemo uninstall --agent cursor
   mnemo uninstall --scope user`,
 		Args: exactArgs(0),

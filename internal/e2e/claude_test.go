@@ -95,7 +95,8 @@ func newBareSandbox(t *testing.T, model *fakeapi.Model) *sandbox {
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(k, "CLAUDE") || strings.HasPrefix(k, "ANTHROPIC") || strings.HasPrefix(k, "MNEMO") ||
-			strings.HasPrefix(k, "CODEX") || strings.HasPrefix(k, "OPENAI") || k == "HOME" {
+			strings.HasPrefix(k, "CODEX") || strings.HasPrefix(k, "OPENAI") || strings.HasPrefix(k, "GEMINI") ||
+			strings.HasPrefix(k, "GOOGLE") || k == "HOME" {
 			continue
 		}
 		if k == "PATH" { // the project's committed hooks run mnemo from PATH: this build

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -107,6 +108,11 @@ func TestCodexSession(t *testing.T) {
 	}
 	id := strings.TrimSuffix(filepath.Base(files[0]), ".jsonl")
 	waitForJob(t, s, id[len(id)-36:], 1) // rollout-<time>-<uuid>
+	var queued []struct{ Session string }
+	json.Unmarshal([]byte(s.mnemoRun("queue", "list", "--json")), &queued)
+	if len(queued) != 1 {
+		t.Errorf("the session queued %d jobs over %d model calls, want 1", len(queued), len(reqs))
+	}
 
 	digest := s.mnemoRun("digest", files[0])
 	for _, want := range []string{"user: " + prompt, "`ls web/missing-dir` -> error (exit 2)", "No such file or directory"} {
@@ -125,13 +131,21 @@ func TestCodexSession(t *testing.T) {
 
 	// Resumed, the session appends to its rollout; its next job starts
 	// where the first ended, and the memory it had is not injected again
-	// (the one the first job made may be: it is new to the session).
+	// (the one the first job made may be: it is new to the session); a
+	// topical memory written since comes with the prompt, once.
+	s.mnemoRun("add", "--type", "project", "-n", "deploy-staging-first", "-d", "Deploys go to staging first, never straight to prod",
+		"Every deploy goes to staging first (quokka-deploy-4).")
 	n := len(model.Requests())
-	s.codexExec(codex, "Thanks, that is all.", "resume", id[len(id)-36:])
+	s.codexExec(codex, "How do we deploy to staging?", "resume", id[len(id)-36:])
 	if got := model.Requests()[n:]; len(got) == 0 {
 		t.Error("the resumed session sent no request")
-	} else if c := strings.Count(got[0], "### web-uses-pnpm"); c != 1 {
-		t.Errorf("the resumed session's first request has the pnpm memory %d times, want once (from the history)", c)
+	} else {
+		if c := strings.Count(got[0], "### web-uses-pnpm"); c != 1 {
+			t.Errorf("the resumed session's first request has the pnpm memory %d times, want once (from the history)", c)
+		}
+		if c := strings.Count(got[0], "quokka-deploy-4"); c != 1 {
+			t.Errorf("the resumed session's first request has the new deploy memory %d times, want once", c)
+		}
 	}
 	waitForJob(t, s, id[len(id)-36:], 2)
 	var jobs []struct {
@@ -181,4 +195,64 @@ func TestCodexUntrusted(t *testing.T) {
 	if err := json.Unmarshal([]byte(s.mnemoRun("queue", "list", "--json")), &jobs); err != nil || len(jobs) != 0 {
 		t.Errorf("untrusted SessionEnd hooks queued %d jobs (%v), want none", len(jobs), err)
 	}
+}
+
+// TestCodexMCP runs a Codex session whose model finds mnemo's tools the
+// way Codex offers MCP tools, through tool_search (they come back in the
+// namespace mcp__mnemo), and calls recall: the call's output, which Codex
+// sends back in the next request, holds the memory.
+func TestCodexMCP(t *testing.T) {
+	model := fakeapi.New(t)
+	s, codex := newCodexSandbox(t, model)
+	s.setenv("MNEMO_WORKER=off")
+	s.mnemoRun("init", "--agent", "codex", "--trust-hooks")
+	s.mnemoRun("add", "--type", "feedback", "-n", "frontend-uses-pnpm", "-d", "The frontend uses pnpm as its package manager, never npm",
+		"Run pnpm install in web/; npm breaks the lockfile (zebra-lockfile-7).")
+	model.Push(
+		fakeapi.Reply{ToolName: "tool_search", ToolInput: `{"query":"mnemo recall memory"}`},
+		fakeapi.Reply{ToolName: "recall", Namespace: "mcp__mnemo", ToolInput: `{"query":"package manager frontend"}`},
+		fakeapi.Reply{Text: "Use pnpm."},
+	)
+	s.codexExec(codex, "Set up the frontend build.")
+	reqs := model.Requests()
+	if !strings.Contains(responsesOutput(t, reqs, "tool_search_output", ""), `"name":"mcp__mnemo"`) {
+		t.Errorf("tool_search did not offer mnemo's tools")
+	}
+	got := responsesOutput(t, reqs, "function_call_output", "mcp__mnemo.recall")
+	if !strings.Contains(got, "zebra-lockfile-7") || !strings.Contains(got, "frontend-uses-pnpm") {
+		t.Errorf("the recall output the model got does not carry the memory:\n%.2000s", got)
+	}
+}
+
+// responsesOutput returns, from the Responses API requests Codex sent, the
+// first input item of the given type (compact JSON) answering a call of
+// the tool named "<namespace>.<name>"; any call when tool is "".
+func responsesOutput(t *testing.T, requests []string, typ, tool string) string {
+	t.Helper()
+	var req struct {
+		Input []json.RawMessage `json:"input"`
+	}
+	for _, body := range requests {
+		if json.Unmarshal([]byte(body), &req) != nil {
+			continue
+		}
+		calls := map[string]string{} // call id → namespace.name
+		for _, raw := range req.Input {
+			var it struct {
+				Type, Name, Namespace string
+				CallID                string `json:"call_id"`
+			}
+			json.Unmarshal(raw, &it)
+			switch {
+			case it.Type == "function_call":
+				calls[it.CallID] = it.Namespace + "." + it.Name
+			case it.Type == typ && (tool == "" || calls[it.CallID] == tool):
+				var b bytes.Buffer
+				json.Compact(&b, raw)
+				return b.String()
+			}
+		}
+	}
+	t.Fatalf("no request carries a %s for %q", typ, tool)
+	return ""
 }

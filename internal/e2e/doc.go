@@ -1,12 +1,16 @@
-// Package e2e holds the end-to-end tests that drive the real Claude Code
-// CLI, headless, against a scripted fake of the Anthropic Messages API on
-// loopback: the hooks fire with their real payloads, the context mnemo
-// injects reaches the model's requests, and Claude Code writes a real
-// transcript for the capture path.
+// Package e2e holds the end-to-end tests that drive the real clients,
+// headless, against scripted fakes of their model APIs on loopback
+// (package fakeapi): Claude Code (the Anthropic Messages API), the Codex
+// CLI (`codex exec`, the OpenAI Responses API) and the Gemini CLI
+// (`gemini -p`, the Gemini API). The hooks fire with their real payloads,
+// the context mnemo injects reaches the model's requests, the model's
+// calls of mnemo's MCP tools come back with their results, and each client
+// writes its real session files for the capture path.
 //
-// The tests find the claude binary through $MNEMO_E2E_CLAUDE, else in
-// ~/.cache/mnemo-e2e/claude (where .ci/run installs it), and skip, saying
-// why, when it is absent.
+// The tests find the clients through $MNEMO_E2E_CLAUDE, $MNEMO_E2E_CODEX
+// and $MNEMO_E2E_GEMINI, else in ~/.cache/mnemo-e2e/{claude,codex,gemini}
+// (where .ci/run installs them, pinned), and skip, saying why, when one is
+// absent.
 //
 // TestManyWriters needs no client: it runs every kind of mnemo writer at
 // once (two MCP servers, CLI adds and edits, ingest) against the built

@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"cmp"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,7 +57,8 @@ func newGeminiSandbox(t *testing.T, model *fakeapi.Model) (*sandbox, string) {
 // first request once, at the session's start; a session queues one
 // capture job, not one per model call; and the worker reads the session
 // file Gemini wrote: the person's words (not the <session_context> block
-// or mnemo's own context), the failing command as a failure.
+// or mnemo's own context), the failing command as a failure, and a
+// "remember" becomes a memory.
 func TestGeminiSessionStart(t *testing.T) {
 	model := fakeapi.New(t)
 	s, gemini := newGeminiSandbox(t, model)
@@ -66,7 +69,8 @@ func TestGeminiSessionStart(t *testing.T) {
 		fakeapi.Reply{ToolName: "run_shell_command", ToolInput: `{"command":"ls web/missing-dir"}`},
 		fakeapi.Reply{Text: "The folder is missing."},
 	)
-	out := s.run(gemini, "--yolo", "-p", "Which package manager for web/?") // stdin is /dev/null
+	const prompt = "Remember that we always run go test with -race in this repo. Which package manager for web/?"
+	out := s.run(gemini, "--yolo", "-p", prompt) // stdin is /dev/null
 	reqs := model.Requests()
 	if len(reqs) == 0 {
 		t.Fatalf("gemini sent no request; it printed:\n%s", out)
@@ -76,7 +80,7 @@ func TestGeminiSessionStart(t *testing.T) {
 	}
 	// SessionStart's context goes in front of the first prompt, the
 	// prompt hook's after it: the memory comes at the session's start.
-	if i, j := strings.Index(reqs[0], "Recalled by mnemo"), strings.Index(reqs[0], "Which package manager for web/?"); i > j {
+	if i, j := strings.Index(reqs[0], "Recalled by mnemo"), strings.Index(reqs[0], prompt); i > j {
 		t.Errorf("the memory came after the prompt (SessionStart did not run, BeforeAgent brought it)")
 	}
 	var jobs []struct{ Session, Transcript string }
@@ -90,7 +94,7 @@ func TestGeminiSessionStart(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, "gemini-session.jsonl"), data, 0o644)
 	}
 	digest := s.mnemoRun("digest", jobs[0].Transcript)
-	for _, want := range []string{"user: Which package manager for web/?", "`ls web/missing-dir` -> error (exit 2)", "assistant: The folder is missing."} {
+	for _, want := range []string{"user: " + prompt, "`ls web/missing-dir` -> error (exit 2)", "assistant: The folder is missing."} {
 		if !strings.Contains(digest, want) {
 			t.Errorf("the digest of %s lacks %q:\n%s", jobs[0].Transcript, want, digest)
 		}
@@ -100,4 +104,162 @@ func TestGeminiSessionStart(t *testing.T) {
 			t.Errorf("the digest has %q, which the person did not write:\n%s", not, digest)
 		}
 	}
+	if list := s.mnemoRun("list"); !strings.Contains(list, "race") {
+		t.Errorf("the vault has no memory of the remembered -race after the worker ran:\n%s\ninbox:\n%s\nlog:\n%s", list, s.mnemoRun("inbox"), s.stateLog())
+	}
+}
+
+// TestGeminiMCP runs a Gemini CLI session whose model calls mnemo's recall
+// tool (Gemini names an MCP server's tools mcp_<server>_<tool>): the
+// tool's result, which the CLI sends back in the next request, holds the
+// memory.
+func TestGeminiMCP(t *testing.T) {
+	model := fakeapi.New(t)
+	s, gemini := newGeminiSandbox(t, model)
+	s.setenv("MNEMO_WORKER=off")
+	s.mnemoRun("init", "--agent", "gemini")
+	s.mnemoRun("add", "--type", "feedback", "-n", "frontend-uses-pnpm", "-d", "The frontend uses pnpm as its package manager, never npm",
+		"Run pnpm install in web/; npm breaks the lockfile (zebra-lockfile-7).")
+	model.Push(
+		fakeapi.Reply{ToolName: "mcp_mnemo_recall", ToolInput: `{"query":"package manager frontend"}`},
+		fakeapi.Reply{Text: "Use pnpm."},
+	)
+	s.run(gemini, "--yolo", "-p", "Set up the frontend build.")
+	got := geminiFunctionResponse(t, model.Requests(), "mcp_mnemo_recall")
+	if !strings.Contains(got, "zebra-lockfile-7") || !strings.Contains(got, "frontend-uses-pnpm") {
+		t.Errorf("the recall result the model got does not carry the memory:\n%.2000s", got)
+	}
+}
+
+// geminiFunctionResponse returns the output of the named function as the
+// Gemini CLI sent it back to the model (a functionResponse part).
+func geminiFunctionResponse(t *testing.T, requests []string, name string) string {
+	t.Helper()
+	var req struct {
+		Contents []struct {
+			Parts []struct {
+				FunctionResponse *struct {
+					Name     string          `json:"name"`
+					Response json.RawMessage `json:"response"`
+				} `json:"functionResponse"`
+			} `json:"parts"`
+		} `json:"contents"`
+	}
+	for _, body := range requests {
+		if json.Unmarshal([]byte(body), &req) != nil {
+			continue
+		}
+		for _, c := range req.Contents {
+			for _, p := range c.Parts {
+				if fr := p.FunctionResponse; fr != nil && fr.Name == name {
+					return string(fr.Response)
+				}
+			}
+		}
+	}
+	t.Fatalf("no request carries the response of %s", name)
+	return ""
+}
+
+// laterClock is a script node loads first (NODE_OPTIONS=--require) that
+// moves the Gemini CLI's clock an hour ahead: a session file is named for
+// the minute it starts, so a resume an hour later writes a new file, as a
+// resume does in use, without the test waiting for the clock.
+const laterClock = `const RealDate = Date;
+const ahead = 60 * 60 * 1000;
+class LaterDate extends RealDate {
+  constructor(...a) { if (a.length === 0) super(RealDate.now() + ahead); else super(...a); }
+  static now() { return RealDate.now() + ahead; }
+}
+globalThis.Date = LaterDate;
+`
+
+// TestGeminiResume runs a Gemini CLI session that starts a sub-agent, then
+// resumes it later. The resume goes on in the original file while
+// SessionStart names a new one: the resumed session's job reads the
+// original from where the first job ended; the memory the session was
+// given is not injected again, a topical one new since is, once; the
+// sub-agent's session is digested with its parent, its failing command a
+// failure.
+func TestGeminiResume(t *testing.T) {
+	model := fakeapi.New(t)
+	s, gemini := newGeminiSandbox(t, model)
+	s.setenv("MNEMO_EXTRACTOR=heuristic")
+	s.mnemoRun("init", "--agent", "gemini")
+	s.mnemoRun("add", "--type", "feedback", "-n", "web-uses-pnpm", "-d", "Use pnpm in web/, never npm", "The web/ folder is managed with pnpm.")
+	model.Push(
+		fakeapi.Reply{ToolName: "invoke_agent", ToolInput: `{"agent_name":"generalist","prompt":"List the folder web/missing-dir and report what is there."}`},
+		fakeapi.Reply{ToolName: "run_shell_command", ToolInput: `{"command":"ls web/missing-dir"}`}, // the sub-agent's
+		fakeapi.Reply{ToolName: "complete_task", ToolInput: `{"result":{"response":"web/missing-dir does not exist."}}`},
+		fakeapi.Reply{Text: "The folder is missing."},
+	)
+	const prompt = "Which package manager for web/? Check web/missing-dir with a sub-agent."
+	s.run(gemini, "--yolo", "-p", prompt)
+	jobs := geminiJobs(t, s)
+	if len(jobs) != 1 {
+		t.Fatalf("the session queued %d jobs, want 1", len(jobs))
+	}
+	session, orig := jobs[0].Session, jobs[0].Transcript
+	waitForJob(t, s, session, 1)
+
+	s.mnemoRun("add", "--type", "project", "-n", "deploy-staging-first", "-d", "Deploys go to staging first, never straight to prod",
+		"Every deploy goes to staging first (quokka-deploy-4).")
+	clock := filepath.Join(s.home, "later-clock.cjs")
+	if err := os.WriteFile(clock, []byte(laterClock), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n := len(model.Requests())
+	s.setenv("NODE_OPTIONS=--require=" + clock)
+	s.run(gemini, "--yolo", "--resume", "latest", "-p", "How do we deploy to staging?")
+	if files, _ := filepath.Glob(filepath.Join(filepath.Dir(orig), "session-*.jsonl")); len(files) != 2 {
+		t.Fatalf("the resume wrote no file of its own (%q): the test does not show what it means to", files)
+	}
+	resumed := model.Requests()[n:]
+	if len(resumed) == 0 {
+		t.Fatal("the resumed session sent no request")
+	}
+	if c := strings.Count(resumed[0], "quokka-deploy-4"); c != 1 {
+		t.Errorf("the resumed session's first request has the new deploy memory %d times, want once", c)
+	}
+	if c := strings.Count(resumed[0], "### web-uses-pnpm"); c != 0 {
+		t.Errorf("the resumed session's first request has the pnpm memory given again (%d times)", c)
+	}
+
+	waitForJob(t, s, session, 2)
+	jobs = geminiJobs(t, s)
+	if len(jobs) != 2 || jobs[1].Transcript != orig || jobs[1].Start != jobs[0].End || jobs[1].End <= jobs[1].Start {
+		t.Errorf("jobs = %+v, want the resumed one on %s from where the first ended", jobs, orig)
+	}
+	digest := s.mnemoRun("digest", orig)
+	for _, want := range []string{"user: " + prompt, "user: How do we deploy to staging?", "parent agent: List the folder web/missing-dir",
+		"`ls web/missing-dir` -> error (exit 2)"} {
+		if c := strings.Count(digest, want); c != 1 {
+			t.Errorf("the digest has %q %d times, want once:\n%s", want, c, digest)
+		}
+	}
+	for _, not := range []string{"session_context", "loaded_context", "hook_context", "mnemo-memory"} {
+		if strings.Contains(digest, not) {
+			t.Errorf("the digest has %q, which no one wrote:\n%s", not, digest)
+		}
+	}
+}
+
+// A geminiJob is a queued job as 'mnemo queue list --json' prints it.
+type geminiJob struct {
+	ID         int64
+	Session    string
+	Transcript string
+	Start      int64 `json:"start_offset"`
+	End        int64 `json:"end_offset"`
+}
+
+// geminiJobs returns the queue's jobs, oldest first.
+func geminiJobs(t *testing.T, s *sandbox) []geminiJob {
+	t.Helper()
+	var jobs []geminiJob
+	if err := json.Unmarshal([]byte(s.mnemoRun("queue", "list", "--json")), &jobs); err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(jobs, func(a, b geminiJob) int { return cmp.Compare(a.ID, b.ID) })
+	return jobs
 }

@@ -22,6 +22,11 @@ type Reply struct {
 	Text      string
 	ToolName  string
 	ToolInput string // JSON
+	// Namespace is the namespace of a Responses API function call: Codex
+	// names the tools of an MCP server mcp__<server> (ToolName is then the
+	// server's own name of the tool). A ToolName "tool_search" is Codex's
+	// client-side tool search, answered as a tool_search_call item.
+	Namespace string
 	// Status, when not 0 or 200, is an HTTP error status to answer with,
 	// and Header its headers (retry-after…); Text is then the error body.
 	Status int

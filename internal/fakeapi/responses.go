@@ -24,10 +24,17 @@ func (f *Model) serveResponses(w http.ResponseWriter, body []byte) {
 	id := fmt.Sprint(n)
 	var item map[string]any
 	var delta []map[string]any
-	if rep.ToolName != "" {
+	switch {
+	case rep.ToolName == "tool_search":
+		item = map[string]any{"type": "tool_search_call", "id": "ts_" + id, "call_id": "call_" + id,
+			"execution": "client", "arguments": json.RawMessage(rep.ToolInput), "status": "completed"}
+	case rep.ToolName != "":
 		item = map[string]any{"type": "function_call", "id": "fc_" + id, "call_id": "call_" + id,
 			"name": rep.ToolName, "arguments": rep.ToolInput, "status": "completed"}
-	} else {
+		if rep.Namespace != "" {
+			item["namespace"] = rep.Namespace
+		}
+	default:
 		item = map[string]any{"type": "message", "id": "msg_" + id, "role": "assistant", "status": "completed",
 			"content": []any{map[string]any{"type": "output_text", "text": rep.Text, "annotations": []any{}}}}
 		delta = append(delta, map[string]any{"type": "response.output_text.delta", "item_id": "msg_" + id,

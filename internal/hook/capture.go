@@ -6,10 +6,13 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/extract"
 	"github.com/mnemo-dev/mnemo/internal/queue"
+	"github.com/mnemo-dev/mnemo/internal/transcript"
 )
 
 // capture queues the session's transcript for the worker and starts one
-// when none runs. It returns at once: the work happens elsewhere.
+// when none runs. It returns at once: the work happens elsewhere. A
+// Gemini CLI session is queued with the file it is recorded in, whichever
+// of its files the hook was given (a resume names a new one too).
 func capture(ctx context.Context, w *world, in Input, event string, spawn func(root, stateDir string) error) error {
 	if in.SessionID == "" || in.TranscriptPath == "" {
 		return errors.New("no session_id or transcript_path in the input: nothing to capture")
@@ -26,7 +29,7 @@ func capture(ctx context.Context, w *world, in Input, event string, spawn func(r
 	if x == "" {
 		x = extract.ProviderAuto
 	}
-	id, err := q.Enqueue(ctx, queue.Job{Session: in.SessionID, Transcript: in.TranscriptPath, Cwd: in.Cwd, Event: event, Extractor: x})
+	id, err := q.Enqueue(ctx, queue.Job{Session: in.SessionID, Transcript: transcript.GeminiOriginal(in.TranscriptPath), Cwd: in.Cwd, Event: event, Extractor: x})
 	if err != nil {
 		return err
 	}

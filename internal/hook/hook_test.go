@@ -205,6 +205,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"session_id":"abc","transcript_path":"/t.jsonl","cwd":"/x","hook_event_name":"SessionStart","source":"startup"}`))
 	f.Add([]byte(`{"conversation_id":"c","workspace_roots":["/w"],"prompt":"p"}`))
 	f.Add([]byte(`{"session_id":1,"cwd":null}`))
+	f.Add([]byte(`{"session_id":"g","hook_event_name":"BeforeAgent","prompt":"<hook_context>&lt;mnemo-memory&gt;x&lt;/mnemo-memory&gt;</hook_context>\n\nHello"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in, _ := Decode(bytes.NewReader(data))
 		if in.SessionID == "" && in.ConversationID != "" {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/mnemo-dev/mnemo/internal/transcript"
 )
 
 // MaxInput is how much of stdin a hook reads; an event is a few KB, and a
@@ -52,6 +54,7 @@ func Decode(r io.Reader) (in Input, err error) {
 	str("hook_event_name", &in.HookEventName)
 	str("source", &in.Source)
 	str("prompt", &in.Prompt)
+	in.Prompt = transcript.WithoutHookContext(in.Prompt) // mnemo's own context, before a Gemini CLI prompt
 	str("trigger", &in.Trigger)
 	str("reason", &in.Reason)
 	str("conversation_id", &in.ConversationID)

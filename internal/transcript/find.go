@@ -88,8 +88,45 @@ func GeminiSessions(dir, root string) ([]string, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, m...)
+			for _, f := range m {
+				if GeminiOriginal(f) == f { // a resume's new file holds nothing of its own
+					out = append(out, f)
+				}
+			}
 		}
 	}
 	return out, nil
+}
+
+// isGeminiName reports whether a file name is a Gemini CLI session's.
+func isGeminiName(name string) bool {
+	return strings.HasPrefix(name, "session-") && (strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".json"))
+}
+
+// GeminiOriginal returns the file a Gemini CLI session is recorded in,
+// given any file of it. A resumed session goes on in its original file,
+// session-<start minute>-<first 8 of the id>.jsonl, while the CLI also
+// starts a new file named for the minute of the resume (which holds only
+// the first records) and names that one to SessionStart: the original is
+// the session's oldest file, found by its id in the same folder. A path
+// that is not a Gemini session file is returned as it is.
+func GeminiOriginal(path string) string {
+	name := filepath.Base(path)
+	if !isGeminiName(name) {
+		return path
+	}
+	id := GeminiSessionID(path)
+	if len(id) < 8 {
+		return path
+	}
+	m, err := filepath.Glob(filepath.Join(filepath.Dir(path), "session-*-"+id[:8]+".json*"))
+	if err != nil {
+		return path
+	}
+	for _, f := range m { // sorted, and the names start with the minute: oldest first
+		if f == path || isGeminiName(filepath.Base(f)) && GeminiSessionID(f) == id {
+			return f
+		}
+	}
+	return path
 }

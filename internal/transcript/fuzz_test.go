@@ -52,6 +52,13 @@ func FuzzReader(f *testing.F) {
 	}
 	f.Add(geminiLog)
 	f.Add(geminiLog[:len(geminiLog)/2])
+	for _, p := range []string{geminiOrig, geminiSubagent} { // resumed; a sub-agent's
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 	f.Add([]byte(`{"sessionId":"s","projectHash":"h"}` + "\n" + `{"$rewindTo":"x"}` + "\n" + `{"$set":{"messages":[{"id":"x"}]}}` + "\n" + `{"$rewindTo":"x"}` + "\n" + `{"id":"x","type":"user","content":"<hook_context>a"}`))
 	f.Add([]byte(`{"sessionId":"s","projectHash":"h","messages":[{"type":"gemini","content":[{"text":"a"}],"toolCalls":[{"id":"t","name":"replace","args":3,"status":"error","result":[{"functionResponse":{"response":{"error":{"x":1}}}}]}]}]}`))
 	f.Add([]byte(`{"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"c","input":"*** Add File: "}}` + "\n" +

@@ -30,6 +30,7 @@ const maxGeminiBytes = 256 << 20
 
 type geminiSession struct {
 	SessionID string          `json:"sessionId"`
+	Kind      string          `json:"kind"` // main, or subagent
 	Messages  []geminiMessage `json:"messages"`
 }
 
@@ -56,6 +57,7 @@ type geminiCall struct {
 		} `json:"functionResponse"`
 	} `json:"result"`
 	ResultDisplay json.RawMessage `json:"resultDisplay"`
+	AgentID       string          `json:"agentId"` // invoke_agent: the sub-agent's session
 }
 
 // looksGemini reports whether the head of a file is a JSON document rather
@@ -93,7 +95,8 @@ func (r *Reader) openGemini(src io.Reader, offset int64) error {
 	if offset > int64(len(s.Messages)) {
 		return fmt.Errorf("%w (%d messages)", ErrOffset, len(s.Messages))
 	}
-	r.meta.observe(s.SessionID, "", "", "", false)
+	side := s.Kind == "subagent"
+	r.meta.observe(s.SessionID, "", "", "", side)
 	setFirst(&r.meta.main.Agent, "gemini")
 	for i := int(offset); i < len(s.Messages); i++ {
 		m := s.Messages[i]
@@ -102,6 +105,9 @@ func (r *Reader) openGemini(src io.Reader, offset int64) error {
 		r.stats.Lines++
 		for _, e := range geminiEntries(m, ts) {
 			e.SessionID, e.Offset, e.End = s.SessionID, int64(i), int64(i+1)
+			if side { // a sub-agent's session: its thread is its id
+				e.Sidechain, e.AgentID = true, s.SessionID
+			}
 			r.queued = append(r.queued, e)
 		}
 	}
@@ -244,6 +250,14 @@ func geminiTool(name string, args json.RawMessage) (string, json.RawMessage) {
 		return "Grep", arg("pattern", in.Pattern)
 	case "google_web_search":
 		return "WebSearch", arg("query", in.Query)
+	case "invoke_agent":
+		var a struct {
+			Agent  string `json:"agent_name"`
+			Prompt string `json:"prompt"`
+		}
+		json.Unmarshal(args, &a)
+		b, _ := json.Marshal(map[string]string{"description": oneLine(a.Prompt), "prompt": a.Prompt, "subagent_type": a.Agent})
+		return "Task", b
 	}
 	if !json.Valid(args) {
 		args = json.RawMessage("{}")

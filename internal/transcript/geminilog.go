@@ -16,9 +16,18 @@ import (
 // {"$set": {...}} sets metadata, and $set.messages replaces the whole list
 // (at the start, and on resume, where history is rewritten);
 // {"$rewindTo": id} drops that message and the ones after it. A resumed
-// session appends to its original file. Folded, the log is the same
-// session as the JSON document, and is read the same way: offsets count
-// messages.
+// session appends to its original file, first a $set.messages of the
+// history as the CLI rebuilt it: the messages it had, in another shape,
+// some left out (0.61 drops the first prompt). A $set.messages that
+// starts where the log starts is such a rewrite, and the messages stay as
+// they were recorded: so a resumed session reads as the one before
+// it plus what is new, and an offset taken before the resume still points
+// at the end of what was read. Folded, the log is the same session as the
+// JSON document, and is read the same way: offsets count messages.
+//
+// A sub-agent's session is a log of its own, chats/<parent id>/<id>.jsonl,
+// whose header has "kind": "subagent"; its entries are read as a
+// sub-agent's (see [SubagentFiles]).
 
 // looksGeminiLog reports whether a first line is a record log's header.
 func looksGeminiLog(first []byte) bool {
@@ -43,6 +52,7 @@ func foldGeminiLog(data []byte) geminiSession {
 	for line := range bytes.Lines(data) {
 		var rec struct {
 			SessionID string `json:"sessionId"`
+			Kind      string `json:"kind"`
 			ID        string `json:"id"`
 			Set       *struct {
 				Messages *[]geminiMessage `json:"messages"`
@@ -54,8 +64,8 @@ func foldGeminiLog(data []byte) geminiSession {
 		}
 		switch {
 		case rec.Set != nil:
-			if rec.Set.Messages != nil {
-				s.Messages = *rec.Set.Messages
+			if m := rec.Set.Messages; m != nil && !rewritten(*m, s.Messages) {
+				s.Messages = *m
 				reindex()
 			}
 		case rec.RewindTo != nil:
@@ -76,21 +86,47 @@ func foldGeminiLog(data []byte) geminiSession {
 			}
 		case rec.SessionID != "":
 			s.SessionID = rec.SessionID
+			setFirst(&s.Kind, rec.Kind)
 		}
 	}
 	return s
+}
+
+// rewritten reports whether a $set.messages list is the log's history
+// rebuilt (on resume): a list that starts with the message the log
+// starts with (the <session_context> block, whose id is the same in every
+// session). Its other messages are the same ones in another shape (a
+// function's response split off as "<id>_response"), some left out.
+func rewritten(list, cur []geminiMessage) bool {
+	return len(list) > 0 && len(cur) > 0 && list[0].ID != "" && list[0].ID == cur[0].ID
 }
 
 // hookContext is a hook's context as Gemini CLI puts it into the user's
 // message: wrapped, its own angle brackets escaped.
 var hookContext = lazyregexp.New(`(?s)<hook_context>.*?</hook_context>\s*`)
 
-// geminiUserText is the part of a user message's text the person wrote:
-// without the context hooks added; "" for the <session_context> block
-// Gemini CLI sends first (the environment, the folder listing, MCP server
-// instructions).
+// WithoutHookContext returns a prompt without the context hooks added to
+// it: Gemini CLI puts SessionStart's in front of the first prompt, in the
+// session file and in what it hands BeforeAgent as the prompt.
+func WithoutHookContext(s string) string {
+	if !strings.Contains(s, "<hook_context>") {
+		return s
+	}
+	return hookContext.ReplaceAllString(s, "")
+}
+
+// loadedContext is the block of instructions (the MCP servers', the
+// project's GEMINI.md) Gemini CLI puts in front of a sub-agent's task.
+var loadedContext = lazyregexp.New(`(?s)<loaded_context>.*?</loaded_context>\s*`)
+
+// geminiUserText is the part of a user message's text the person (or, in
+// a sub-agent's session, the agent that started it) wrote: without the
+// context hooks added and the instructions loaded; "" for the
+// <session_context> block Gemini CLI sends first (the environment, the
+// folder listing, MCP server instructions).
 func geminiUserText(text string) string {
-	text = hookContext.ReplaceAllString(text, "")
+	text = WithoutHookContext(text)
+	text = loadedContext.ReplaceAllString(text, "")
 	if strings.HasPrefix(strings.TrimSpace(text), "<session_context>") {
 		return ""
 	}

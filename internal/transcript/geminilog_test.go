@@ -45,13 +45,15 @@ func TestGeminiLog(t *testing.T) {
 }
 
 // TestGeminiLogRecords: messages are upserted by id, $set.messages
-// replaces the list, $rewindTo drops the message named and those after,
-// and lines of kinds not known are stepped over.
+// replaces the list unless it is the history rebuilt on resume (it starts
+// where the log starts), $rewindTo drops the message named and those
+// after, and lines of kinds not known are stepped over.
 func TestGeminiLogRecords(t *testing.T) {
 	head := `{"sessionId":"s1","projectHash":"h","startTime":"2026-01-01T00:00:00Z","lastUpdated":"2026-01-01T00:00:00Z","kind":"main"}` + "\n"
 	user := func(id, text string) string {
 		return `{"id":"` + id + `","timestamp":"2026-01-01T00:00:01Z","type":"user","content":[{"text":"` + text + `"}]}` + "\n"
 	}
+	ctx := `{"$set":{"messages":[{"id":"s0","type":"user","content":"<session_context>x"}]}}` + "\n"
 	tests := []struct {
 		name, log string
 		want      []string
@@ -63,6 +65,9 @@ func TestGeminiLogRecords(t *testing.T) {
 		{"set other keys", head + user("a", "one") + `{"$set":{"lastUpdated":"x"}}` + "\n", []string{"one"}},
 		{"rewound", head + user("a", "one") + user("b", "two") + user("c", "three") + `{"$rewindTo":"b"}` + "\n" + user("e", "five"),
 			[]string{"one", "five"}},
+		{"resumed: the history rebuilt is not taken for it", head + ctx + user("a", "one") + head + ctx +
+			`{"$set":{"messages":[{"id":"s0","type":"user","content":"<session_context>"},{"id":"a_response","type":"user","content":"one rebuilt"}]}}` + "\n" +
+			user("c", "three"), []string{"one", "three"}},
 		{"unknown and broken lines", head + `{"$future":1}` + "\n" + "not json\n" + user("a", "one"), []string{"one"}},
 	}
 	for _, tt := range tests {

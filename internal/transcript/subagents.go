@@ -14,10 +14,22 @@ import (
 // SubagentFiles returns the sub-agent transcripts of the session whose main
 // transcript is at path, sorted: <session>/subagents/agent-*.jsonl beside
 // it, and, as older versions wrote them, agent-*.jsonl files in the same
-// folder whose first line names the same session. A session without
-// sub-agents has none; that is not an error.
+// folder whose first line names the same session; for a Gemini CLI
+// session, chats/<session id>/*.jsonl. A session without sub-agents has
+// none; that is not an error.
 func SubagentFiles(path string) ([]string, error) {
 	dir := filepath.Dir(path)
+	if isGeminiName(filepath.Base(path)) {
+		id := GeminiSessionID(path)
+		if id == "" || !filepath.IsLocal(id) {
+			return nil, nil
+		}
+		files, err := filepath.Glob(filepath.Join(dir, id, "*.jsonl"))
+		if err != nil {
+			return nil, fmt.Errorf("transcript: list sub-agents of %s: %w", path, err)
+		}
+		return files, nil // Glob sorts
+	}
 	session := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	files, err := filepath.Glob(filepath.Join(dir, session, "subagents", "agent-*.jsonl"))
 	if err != nil {
