@@ -25,7 +25,11 @@ func (f *Factory) inbox() (*consolidate.Inbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	return in.ShareRejections(p.VaultDir()), nil
+	v, err := f.Vault(false)
+	if err != nil {
+		return nil, err
+	}
+	return in.ShareRejections(p.VaultDir()).LockWith(v), nil
 }
 
 func newInboxCmd(f *Factory) *cobra.Command {
@@ -216,7 +220,7 @@ to no one on the team. The drafts themselves stay on this machine.`,
 				return err
 			}
 			for _, name := range args {
-				if err := in.Reject(name, reason, f.Now()); err != nil {
+				if err := in.Reject(cmd.Context(), name, reason, f.Now()); err != nil {
 					return err
 				}
 				fmt.Fprintf(f.IO.ErrOut, "rejected %s\n", name)

@@ -51,6 +51,7 @@ func newFixture(t *testing.T) *fixture {
 	if fx.in, err = consolidate.OpenInbox(fx.state); err != nil {
 		t.Fatal(err)
 	}
+	fx.in.LockWith(v)
 	fx.memory("deploy-with-make", "Deploy with make deploy", "Run `make deploy` from the root; see [[ci-runs-on-main]].")
 	fx.memory("ci-runs-on-main", "CI runs on every push to main", "The pipeline is in .ci/run.")
 	fx.draft("prices-are-strings", "Prices come from the API as strings", "The API returns prices as strings; compare with Number().")

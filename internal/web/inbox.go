@@ -140,7 +140,7 @@ func (s *Server) inboxAction(w http.ResponseWriter, r *http.Request) {
 		case "approve":
 			_, err = s.approve(r.Context(), n, nil)
 		case "reject":
-			err = s.cfg.Inbox.Reject(n, r.PostForm.Get("reason"), s.cfg.Now().UTC())
+			err = s.cfg.Inbox.Reject(r.Context(), n, r.PostForm.Get("reason"), s.cfg.Now().UTC())
 		default:
 			err = fmt.Errorf("unknown action %q", r.PostForm.Get("action"))
 		}
@@ -207,7 +207,7 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request) {
 	now := s.cfg.Now().UTC()
 	switch r.PostForm.Get("keep") {
 	case "old":
-		err = s.cfg.Inbox.Reject(name, "kept "+l.Memory, now)
+		err = s.cfg.Inbox.Reject(r.Context(), name, "kept "+l.Memory, now)
 	case "both":
 		_, err = s.approve(r.Context(), name, nil)
 	case "new":
