@@ -32,6 +32,19 @@ func (f *Factory) inbox() (*consolidate.Inbox, error) {
 	return in.ShareRejections(p.VaultDir()).LockWith(v), nil
 }
 
+// draftsCheck is doctor's count of the drafts waiting for review: the
+// count the session's reminder and 'mnemo stats' give.
+func draftsCheck(state string) check {
+	switch n := consolidate.Waiting(state); n {
+	case 0:
+		return check{Name: "drafts", Status: "ok", Detail: "no draft waits for review"}
+	case 1:
+		return check{Name: "drafts", Status: "warn", Detail: "1 draft waits for review", Fix: "mnemo ui (or mnemo inbox)"}
+	default:
+		return check{Name: "drafts", Status: "warn", Detail: fmt.Sprintf("%d drafts wait for review", n), Fix: "mnemo ui (or mnemo inbox)"}
+	}
+}
+
 func newInboxCmd(f *Factory) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{

@@ -82,6 +82,31 @@ type Draft struct {
 	Memory *memory.Memory
 }
 
+// Waiting is how many drafts wait for review in the inbox of a state
+// folder: the one count that the session's reminder, 'mnemo stats' and
+// 'mnemo doctor' give. It reads the folder only (a hook calls it), and it
+// counts a damaged draft too: it waits for the person as well.
+func Waiting(stateDir string) int {
+	des, err := os.ReadDir(filepath.Join(stateDir, InboxFolder))
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, de := range des {
+		if _, ok := draftName(de.Name()); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// draftName is the draft a file of the inbox folder holds: name.md, not a
+// dotted temp file.
+func draftName(file string) (string, bool) {
+	name, ok := strings.CutSuffix(file, ".md")
+	return name, ok && !strings.HasPrefix(name, ".")
+}
+
 // List returns the drafts, oldest first.
 func (in *Inbox) List() ([]Draft, error) {
 	des, err := os.ReadDir(in.Dir)
@@ -90,8 +115,8 @@ func (in *Inbox) List() ([]Draft, error) {
 	}
 	var out []Draft
 	for _, de := range des {
-		name, ok := strings.CutSuffix(de.Name(), ".md")
-		if !ok || strings.HasPrefix(name, ".") {
+		name, ok := draftName(de.Name())
+		if !ok {
 			continue
 		}
 		m, err := in.Load(name)
