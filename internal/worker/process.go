@@ -130,6 +130,9 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 			f.At = d.Meta.End // "next week" meant the week after the session
 		}
 		f.Why = strings.TrimSpace(f.Why + fmt.Sprintf(" (transcript %s, bytes %d-%d)", j.Session, start, res.EndOff))
+		if f.Excerpt == "" { // what review shows the fact came from
+			f.Excerpt = d.Passage(f.Description+"\n"+f.Body, consolidate.MaxExcerpt)
+		}
 		o, err := c.Add(ctx, f)
 		if badFact(err) {
 			// One fact that cannot be a memory (a secret in it, a field no
