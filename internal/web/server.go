@@ -96,6 +96,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /m/{where}/{name}/edit", s.memoryEdit)
 	mux.HandleFunc("POST /m/{where}/{name}/rename", s.memoryRename)
 	mux.HandleFunc("POST /m/{where}/{name}/delete", s.memoryDelete)
+	mux.HandleFunc("POST /merge", s.merge)
 	mux.HandleFunc("GET /stale", s.stale)
 	mux.HandleFunc("GET /graph", s.graph)
 	mux.HandleFunc("GET /activity", s.activity)
