@@ -20,7 +20,7 @@ func TestMovedByContent(t *testing.T) {
 	ctx := context.Background()
 	moved := r.memoryAbout("Deploy with cmd/deploy.sh.", "cmd/deploy.sh")
 	twin := r.memoryAbout("Twin in cmd/twin-a.sh.", "cmd/twin-a.sh")
-	r.write("scripts/release.sh", "#!/bin/sh\nmake deploy\n") // untracked, same content
+	r.write("scripts/release.sh", "#!/bin/sh\nmake deploy\n")  // untracked, same content
 	r.write("scripts/release.txt", "#!/bin/sh\nmake deploy\n") // same content, another kind of file
 	r.write("b/twin-1.sh", "#!/bin/sh\necho twin\n")
 	r.write("b/twin-2.sh", "#!/bin/sh\necho twin\n")
