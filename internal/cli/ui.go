@@ -90,6 +90,7 @@ func uiConfig(f *Factory) (web.Config, error) {
 	cfg := web.Config{Project: pv, User: uv, Inbox: in, State: state, Now: f.Now,
 		Suspects: indexed(f, (*index.DB).Suspects),
 		Docs:     indexed(f, (*index.DB).All),
+		Checker:  uiChecker{f},
 	}
 	cfg.Search = func(ctx context.Context, q recall.Query) ([]recall.Result, error) {
 		return indexed(f, func(db *index.DB, ctx context.Context) ([]recall.Result, error) {
