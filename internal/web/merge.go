@@ -53,8 +53,7 @@ func sameFactGroups(where string, rs []row) []dupGroup {
 	for i := range group {
 		group[i] = i
 	}
-	var root func(int) int
-	root = func(i int) int {
+	root := func(i int) int {
 		for group[i] != i {
 			group[i] = group[group[i]]
 			i = group[i]
