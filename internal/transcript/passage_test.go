@@ -47,3 +47,20 @@ func TestPassage(t *testing.T) {
 		t.Errorf("a long line: %q (%d bytes), want it cut at a character within 100 bytes", got, len(got))
 	}
 }
+
+// FuzzPassage: whatever the digest and the fact, the passage fits its
+// limit and cuts no character in two.
+func FuzzPassage(f *testing.F) {
+	f.Add("The gadget service listens on port 9000, set in gadget.yaml.", "Gadget service port is 9000", 40)
+	f.Add("Prüfe die Überweisung äöüäöü", "Überweisung", 7)
+	f.Fuzz(func(t *testing.T, said, fact string, limit int) {
+		if !utf8.ValidString(said) || limit > 1<<16 {
+			return
+		}
+		d := &Digest{Turns: []*Turn{{Index: 1, Items: []Item{{Kind: ItemUser, Text: said}, {Kind: ItemAssistant, Text: said + " " + said}}}}}
+		got := d.Passage(fact, limit)
+		if len(got) > max(limit, 0) || !utf8.ValidString(got) {
+			t.Errorf("Passage(%q, %d) = %q (%d bytes)", fact, limit, got, len(got))
+		}
+	})
+}
