@@ -97,6 +97,7 @@ func runDoctor(ctx context.Context, f *Factory) []check {
 		return append(out, extractorCheck(f))
 	}
 	add("state", "ok", state, "")
+	out = append(out, draftsCheck(state))
 	if db, err := index.Open(ctx, filepath.Join(state, index.FileName), nil); err != nil {
 		add("index", "fail", err.Error(), "delete "+filepath.Join(state, index.FileName)+"; mnemo rebuilds it")
 	} else {

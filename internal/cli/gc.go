@@ -132,7 +132,7 @@ func applyGC(ctx context.Context, f *Factory, cands []gcCandidate) error {
 	for _, c := range cands {
 		switch c.Where {
 		case "inbox":
-			if err := in.Reject(c.Name, "gc: "+c.Reason, f.Now()); err != nil {
+			if err := in.Reject(ctx, c.Name, "gc: "+c.Reason, f.Now()); err != nil {
 				return err
 			}
 		default:

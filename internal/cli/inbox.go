@@ -9,6 +9,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/recall"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -25,7 +26,24 @@ func (f *Factory) inbox() (*consolidate.Inbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	return in.ShareRejections(p.VaultDir()), nil
+	v, err := f.Vault(false)
+	if err != nil {
+		return nil, err
+	}
+	return in.ShareRejections(p.VaultDir()).LockWith(v), nil
+}
+
+// draftsCheck is doctor's count of the drafts waiting for review: the
+// count the session's reminder and 'mnemo stats' give.
+func draftsCheck(state string) check {
+	switch n := consolidate.Waiting(state); n {
+	case 0:
+		return check{Name: "drafts", Status: "ok", Detail: "no draft waits for review"}
+	case 1:
+		return check{Name: "drafts", Status: "warn", Detail: "1 draft waits for review", Fix: "mnemo ui (or mnemo inbox)"}
+	default:
+		return check{Name: "drafts", Status: "warn", Detail: fmt.Sprintf("%d drafts wait for review", n), Fix: "mnemo ui (or mnemo inbox)"}
+	}
 }
 
 func newInboxCmd(f *Factory) *cobra.Command {
@@ -42,6 +60,12 @@ contradict a memory ([contradicts NAME]) and changes proposed to a memory
 the state folder, never in the vault, so nothing unreviewed reaches
 MEMORY.md or a commit.
 
+Under each draft: why it is one (inferred from a session, written by an
+agent without the user's words, from tool output, below the auto-approve
+confidence, a contradiction, a proposed change) and the existing memory
+closest to it (the one it is about, else the first recall finds). --json
+adds the excerpt of the session it was taken from.
+
 Then the memory files written into a vault outside mnemo (by Claude Code's
 own auto memory, or by hand: files whose header has no source), marked
 "not reviewed", with any instruction or secret they hold. MEMORY.md and the
@@ -54,14 +78,33 @@ proposed again), remove a file with 'mnemo rm'.`,
 		Example: `  mnemo inbox
   mnemo inbox --json`,
 		Args: exactArgs(0),
-		RunE: func(cmd *cobra.Command, args []string) error { return runInbox(f, asJSON) },
+		RunE: func(cmd *cobra.Command, args []string) error { return runInbox(cmd.Context(), f, asJSON) },
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON, bodies included")
 	return cmd
 }
 
-// runInbox lists the drafts, each with the memory it is about.
-func runInbox(f *Factory, asJSON bool) error {
+// A draftReview is what 'mnemo inbox' says of a draft beside the draft
+// itself: why it is a draft, the memory it is about, the closest memory,
+// and the excerpt of the session it came from.
+type draftReview struct {
+	d       consolidate.Draft
+	link    consolidate.Link
+	reasons []consolidate.Reason
+	closest *closestJSON
+	excerpt string
+}
+
+// closestJSON is the existing memory closest to a draft.
+type closestJSON struct {
+	Name        string `json:"name"`
+	Vault       string `json:"vault"`
+	Description string `json:"description"`
+}
+
+// runInbox lists the drafts, each with why it is one and the memory it is
+// about or closest to.
+func runInbox(ctx context.Context, f *Factory, asJSON bool) error {
 	in, err := f.inbox()
 	if err != nil {
 		return err
@@ -74,15 +117,24 @@ func runInbox(f *Factory, asJSON bool) error {
 	if err != nil {
 		return err
 	}
+	reviews := make([]draftReview, len(drafts))
+	for i, d := range drafts {
+		reviews[i] = draftReview{d: d, link: links[d.Name], reasons: in.Reasons(d, links[d.Name])}
+		if s, ok, _ := in.Drafting(d); ok {
+			reviews[i].excerpt = s.Excerpt
+		}
+	}
+	closestMemories(ctx, f, reviews)
 	natives := f.natives()
 	if asJSON {
 		out := make([]memoryJSON, 0, len(drafts)+len(natives))
-		for _, d := range drafts {
-			j := toJSON(nil, false, vault.Entry{Name: d.Name, Memory: d.Memory}, true)
-			j.Vault, j.Path = "inbox", in.Dir+"/"+d.Name+".md"
-			if l, ok := links[d.Name]; ok {
-				j.About = &linkJSON{Kind: l.Kind, Name: l.Memory}
+		for _, r := range reviews {
+			j := toJSON(nil, false, vault.Entry{Name: r.d.Name, Memory: r.d.Memory}, true)
+			j.Vault, j.Path = "inbox", in.Dir+"/"+r.d.Name+".md"
+			if r.link.Kind != "" {
+				j.About = &linkJSON{Kind: r.link.Kind, Name: r.link.Memory}
 			}
+			j.Reasons, j.Closest, j.Excerpt = r.reasons, r.closest, r.excerpt
 			out = append(out, j)
 		}
 		for _, n := range natives {
@@ -92,14 +144,10 @@ func runInbox(f *Factory, asJSON bool) error {
 		}
 		return printJSON(f.IO.Out, out)
 	}
-	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
-	for _, d := range drafts {
-		about := ""
-		if l, ok := links[d.Name]; ok {
-			about = fmt.Sprintf("  [%s %s]", l.Kind, l.Memory)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s%s\n", d.Name, d.Memory.Type, d.Memory.Confidence, d.Memory.Description, about)
+	if err := printDrafts(f, reviews); err != nil {
+		return err
 	}
+	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
 	for _, n := range natives {
 		fmt.Fprintf(tw, "%s\t%s\t-\t%s (%s)\n", n.Name, n.Type, n.Description, n.review())
 	}
@@ -113,6 +161,70 @@ func runInbox(f *Factory, asJSON bool) error {
 		fmt.Fprintf(f.IO.ErrOut, "%d memory files written outside mnemo: approve with 'mnemo approve NAME', remove with 'mnemo rm NAME'\n", len(natives))
 	}
 	return nil
+}
+
+// printDrafts writes a line per draft, then why it is a draft and the
+// memory closest to it, indented under it.
+func printDrafts(f *Factory, reviews []draftReview) error {
+	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+	for _, r := range reviews {
+		about := ""
+		if r.link.Kind != "" {
+			about = fmt.Sprintf("  [%s %s]", r.link.Kind, r.link.Memory)
+		}
+		m := r.d.Memory
+		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s%s\n", r.d.Name, m.Type, m.Confidence, m.Description, about)
+		if len(r.reasons) > 0 {
+			fmt.Fprintf(tw, "    why: %s\n", consolidate.Explain(r.reasons, r.link))
+		}
+		if r.closest != nil {
+			fmt.Fprintf(tw, "    closest: %s (%s)\n", r.closest.Name, r.closest.Description)
+		}
+	}
+	return tw.Flush()
+}
+
+// closestMemories finds the existing memory closest to each draft: the one
+// its link names, else the first that recall finds for it. Without an
+// index there is none; the listing goes on.
+func closestMemories(ctx context.Context, f *Factory, reviews []draftReview) {
+	if len(reviews) == 0 {
+		return
+	}
+	db, _, err := openSyncedIndex(ctx, f, false)
+	if err != nil {
+		fmt.Fprintf(f.IO.ErrOut, "warning: no closest memories: %v\n", err)
+		return
+	}
+	defer db.Close()
+	rc := recall.New(db, recall.DefaultConfig())
+	for i, r := range reviews {
+		if r.link.Memory != "" {
+			if v := vaultOf(f, r.link.Where); v != nil {
+				if m, err := v.Load(r.link.Memory); err == nil {
+					reviews[i].closest = &closestJSON{Name: m.Name, Vault: r.link.Where, Description: m.Description}
+					continue
+				}
+			}
+		}
+		q := consolidate.ClosestQuery(r.d.Memory, 1)
+		q.Now = f.Now()
+		if rs, err := rc.Recall(ctx, q); err == nil && len(rs) > 0 {
+			reviews[i].closest = &closestJSON{Name: rs[0].Name, Vault: rs[0].Source, Description: rs[0].Description}
+		}
+	}
+}
+
+// vaultOf is the project or user vault by its name in a link, or nil.
+func vaultOf(f *Factory, where string) *vault.Vault {
+	if where != "project" && where != "user" {
+		return nil
+	}
+	v, err := f.Vault(where == "user")
+	if err != nil {
+		return nil
+	}
+	return v
 }
 
 func newApproveCmd(f *Factory) *cobra.Command {
@@ -216,7 +328,7 @@ to no one on the team. The drafts themselves stay on this machine.`,
 				return err
 			}
 			for _, name := range args {
-				if err := in.Reject(name, reason, f.Now()); err != nil {
+				if err := in.Reject(cmd.Context(), name, reason, f.Now()); err != nil {
 					return err
 				}
 				fmt.Fprintf(f.IO.ErrOut, "rejected %s\n", name)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/hook"
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -118,11 +119,8 @@ func collectStats(ctx context.Context, f *Factory) (statsJSON, error) {
 	sort.Strings(s.Suspects)
 	s.SessionTok = s.IndexTok + s.StartTok + s.PromptTok
 	s.SavedTok = max(s.AllTok-s.SessionTok, 0)
-	if in, err := f.inbox(); err == nil {
-		drafts, _ := in.List()
-		s.Drafts = len(drafts)
-	}
 	if state, err := f.StateDir(false); err == nil {
+		s.Drafts = consolidate.Waiting(state)
 		if q, err := queue.Open(ctx, state); err == nil {
 			s.Extraction, _ = q.Totals(ctx, time.Time{})
 			s.Today, _ = q.Totals(ctx, f.Now().UTC().Truncate(24*time.Hour))

@@ -26,12 +26,14 @@ func newUICmd(f *Factory) *cobra.Command {
 		Short: "Review drafts and memories in a local web page",
 		Long: `Serve the review page on a loopback address and print its URL, which
 carries a random token; the page opens in your browser unless --no-open.
-The inbox shows each draft with why it is a draft, where it came from and
-the memories like it: approve (a, or several at once), edit then approve
+The inbox shows each draft with why it is a draft, the excerpt of the
+session it came from and the memories like it: approve (a, or several at once), edit then approve
 (e), reject with a reason (r); j and k move. A proposed change shows as a
 diff, a contradiction side by side (keep old, keep new, keep both). The
-other pages list and search the memories, show what is stale, the [[link]]
-graph and the worker's activity.
+other pages list and search the memories (near duplicates grouped, to
+merge into one), show what is stale (follow a file's rename, re-anchor a
+memory whose files still say what it claims), the [[link]] graph and the
+worker's activity.
 
 Only this machine can reach the page, and only with the token; every
 change goes through the same checks as the CLI. Ctrl-C stops it.`,
@@ -90,6 +92,7 @@ func uiConfig(f *Factory) (web.Config, error) {
 	cfg := web.Config{Project: pv, User: uv, Inbox: in, State: state, Now: f.Now,
 		Suspects: indexed(f, (*index.DB).Suspects),
 		Docs:     indexed(f, (*index.DB).All),
+		Checker:  uiChecker{f},
 	}
 	cfg.Search = func(ctx context.Context, q recall.Query) ([]recall.Result, error) {
 		return indexed(f, func(db *index.DB, ctx context.Context) ([]recall.Result, error) {

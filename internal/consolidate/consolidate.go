@@ -47,6 +47,10 @@ type Fact struct {
 	Relation Relation
 	Source   string    // provenance: session:<id>, agent, manual
 	At       time.Time // when it was said: relative dates in it count from here; zero: now
+	// Excerpt is the text the fact was taken from (the lines of a
+	// session's digest), kept with a draft for review, redacted and cut
+	// to [MaxExcerpt].
+	Excerpt string
 }
 
 // An Action is what consolidation did with a fact.
@@ -143,12 +147,22 @@ func (c *Consolidator) decide(ctx context.Context, f Fact) (decision, error) {
 	return d, nil
 }
 
-// Add consolidates one fact.
+// Add consolidates one fact. A fact drafted for review is recorded with
+// why it is a draft and its excerpt ([Inbox.Drafting]).
 func (c *Consolidator) Add(ctx context.Context, f Fact) (Outcome, error) {
 	d, err := c.decide(ctx, f)
 	if err != nil {
 		return Outcome{}, err
 	}
+	o, err := c.apply(ctx, d)
+	if err == nil && o.Where == "inbox" && (o.Action == Drafted || o.Action == Contradiction || o.Action == Proposed) {
+		err = c.recordDraft(f, d, o)
+	}
+	return o, err
+}
+
+// apply carries out a decision.
+func (c *Consolidator) apply(ctx context.Context, d decision) (Outcome, error) {
 	switch d.action {
 	case Rejected:
 		return Outcome{Action: Rejected, Name: d.m.Name}, nil

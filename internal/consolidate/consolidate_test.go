@@ -41,7 +41,7 @@ func setup(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{ctx: ctx, c: &Consolidator{Project: pv, User: uv, Inbox: in, Index: db, Root: root, Cwd: root, Now: t0}}
+	return &env{ctx: ctx, c: &Consolidator{Project: pv, User: uv, Inbox: in.LockWith(pv), Index: db, Root: root, Cwd: root, Now: t0}}
 }
 
 // add adds f and moves the clock on.
@@ -202,7 +202,7 @@ func TestContradictionNeverDeletes(t *testing.T) {
 	if ls, err := e.c.Inbox.LinksTo(first.Name); err != nil || len(ls) != 1 || ls[0].Draft != o.Name || ls[0].Kind != LinkContradicts {
 		t.Errorf("LinksTo(%s) = %+v, %v; want the contradicting draft %s", first.Name, ls, err, o.Name)
 	}
-	if err := e.c.Inbox.Reject(o.Name, "", t0); err != nil {
+	if err := e.c.Inbox.Reject(e.ctx, o.Name, "", t0); err != nil {
 		t.Fatal(err)
 	}
 	if ls, _ := e.c.Inbox.LinksTo(first.Name); len(ls) != 0 {
@@ -230,7 +230,7 @@ func TestRejectionBlocksParaphrases(t *testing.T) {
 		t.Run(tt.kind, func(t *testing.T) {
 			e := setup(t)
 			o := e.add(t, rejected)
-			if err := e.c.Inbox.Reject(o.Name, "wrong", t0); err != nil {
+			if err := e.c.Inbox.Reject(e.ctx, o.Name, "wrong", t0); err != nil {
 				t.Fatal(err)
 			}
 			if got := e.add(t, tt.f); got.Action != tt.want {
@@ -251,7 +251,7 @@ func TestDraftsAndRejection(t *testing.T) {
 	if o.Action != Drafted {
 		t.Fatalf("a fact from tool output = %+v, want drafted however confident", o)
 	}
-	if err := e.c.Inbox.Reject(o.Name, "not durable", t0); err != nil {
+	if err := e.c.Inbox.Reject(e.ctx, o.Name, "not durable", t0); err != nil {
 		t.Fatal(err)
 	}
 	if o := e.add(t, tool); o.Action != Rejected {

@@ -46,7 +46,11 @@
 // ([Inbox.Approve]).
 //
 // Drafts live in the state folder's inbox/, never in the vault, so they
-// never reach a commit or MEMORY.md unreviewed. A rejected draft is
+// never reach a commit or MEMORY.md unreviewed. Each draft consolidation writes is
+// recorded in provenance.jsonl with why it is a draft ([Reason]) and a
+// redacted excerpt of what it was taken from ([Inbox.Drafting]), for
+// review; [Inbox.Approve] and [Inbox.Reject] take the project vault's
+// lock and act on the draft as it is then. A rejected draft is
 // remembered in rejected.jsonl, and a candidate that says it again (in
 // other words, as long as it names the same values) is not proposed again.
 //

@@ -1,6 +1,7 @@
 package consolidate
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -19,16 +20,31 @@ import (
 )
 
 // An Inbox is the folder of drafts awaiting review, and the records kept
-// beside it in the state folder (rejections, provenance, links). Its
-// methods are safe across processes when the caller holds the project
-// vault's lock, as [Consolidator] does when it drafts; the records are
-// appended to, one write each, and need no lock.
+// beside it in the state folder (rejections, provenance, links). Drafts
+// are written holding the project vault's lock: [Consolidator] takes it
+// when it drafts, [Inbox.Approve] and [Inbox.Reject] take it themselves
+// ([Inbox.LockWith]), so the inbox is safe across processes. The records
+// are appended to, one write each, and need no lock.
 type Inbox struct {
-	Dir        string // <state>/inbox
-	rejected   string // <state>/rejected.jsonl
-	team       string // <vault>/rejected.jsonl, committed: see [Inbox.ShareRejections]
-	provenance string // <state>/provenance.jsonl: see [Sighting]
-	links      string // <state>/links.jsonl: see [Link]
+	Dir        string       // <state>/inbox
+	rejected   string       // <state>/rejected.jsonl
+	team       string       // <vault>/rejected.jsonl, committed: see [Inbox.ShareRejections]
+	provenance string       // <state>/provenance.jsonl: see [Sighting]
+	links      string       // <state>/links.jsonl: see [Link]
+	door       *vault.Vault // the project vault, whose lock serializes the inbox's writers: see [Inbox.LockWith]
+}
+
+// ErrNoDraft is the error, wrapped, for a draft that is not in the inbox:
+// never written, or approved or rejected already (by another process, too).
+var ErrNoDraft = errors.New("no draft")
+
+// LockWith makes the inbox's changes take the lock of project, the
+// project vault, as consolidation does when it drafts: [Inbox.Approve]
+// and [Inbox.Reject] hold it while they re-read the draft and act on it,
+// so that two reviewers of one draft never both act. It returns in.
+func (in *Inbox) LockWith(project *vault.Vault) *Inbox {
+	in.door = project
+	return in
 }
 
 // InboxFolder is the inbox's folder in a state folder.
@@ -66,6 +82,31 @@ type Draft struct {
 	Memory *memory.Memory
 }
 
+// Waiting is how many drafts wait for review in the inbox of a state
+// folder: the one count that the session's reminder, 'mnemo stats' and
+// 'mnemo doctor' give. It reads the folder only (a hook calls it), and it
+// counts a damaged draft too: it waits for the person as well.
+func Waiting(stateDir string) int {
+	des, err := os.ReadDir(filepath.Join(stateDir, InboxFolder))
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, de := range des {
+		if _, ok := draftName(de.Name()); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// draftName is the draft a file of the inbox folder holds: name.md, not a
+// dotted temp file.
+func draftName(file string) (string, bool) {
+	name, ok := strings.CutSuffix(file, ".md")
+	return name, ok && !strings.HasPrefix(name, ".")
+}
+
 // List returns the drafts, oldest first.
 func (in *Inbox) List() ([]Draft, error) {
 	des, err := os.ReadDir(in.Dir)
@@ -74,8 +115,8 @@ func (in *Inbox) List() ([]Draft, error) {
 	}
 	var out []Draft
 	for _, de := range des {
-		name, ok := strings.CutSuffix(de.Name(), ".md")
-		if !ok || strings.HasPrefix(name, ".") {
+		name, ok := draftName(de.Name())
+		if !ok {
 			continue
 		}
 		m, err := in.Load(name)
@@ -101,7 +142,7 @@ func (in *Inbox) Load(name string) (*memory.Memory, error) {
 	path := filepath.Join(in.Dir, name+".md")
 	data, err := safefile.Read(path, memory.MaxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("inbox: no draft %s", name)
+		return nil, fmt.Errorf("inbox: %w %s", ErrNoDraft, name)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("inbox: %w", err)
@@ -127,21 +168,35 @@ func (in *Inbox) Put(m *memory.Memory) error {
 	return nil
 }
 
-// Approve moves a draft into the vault (under a free name) and regenerates
-// MEMORY.md; edit, when not nil, may change the memory first. It returns
-// the name the memory got. A draft that proposes a change to a memory of
-// v (its link is [LinkChanges]) changes that memory instead, through
-// [vault.Vault.Update]; when that memory is gone, the draft becomes a new
-// memory.
+// Approve moves a draft into the vault v (under a free name) and
+// regenerates MEMORY.md; edit, when not nil, may change the memory first.
+// It returns the name the memory got. A draft that proposes a change to a
+// memory of v (its link is [LinkChanges]) changes that memory instead;
+// when that memory is gone, the draft becomes a new memory.
+//
+// It acts holding the project vault's lock ([Inbox.LockWith]) and v's:
+// it reads the draft again under them and acts only when it is still
+// there and unchanged, so of two reviewers of one draft one approves it
+// and the other gets an error wrapping [ErrNoDraft]. edit runs before the
+// lock is taken (a person may be editing), on the draft as it was then.
 func (in *Inbox) Approve(ctx context.Context, v *vault.Vault, name string, now time.Time, edit func(*memory.Memory) error) (string, error) {
 	m, err := in.Load(name)
 	if err != nil {
 		return "", err
 	}
+	seen := m.Render()
 	if edit != nil {
 		if err := edit(m); err != nil {
 			return "", err
 		}
+	}
+	unlock, err := in.lock(ctx, v)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	if err := in.unchanged(name, seen); err != nil {
+		return "", err
 	}
 	link, err := in.LinkOf(name)
 	if err != nil {
@@ -152,21 +207,64 @@ func (in *Inbox) Approve(ctx context.Context, v *vault.Vault, name string, now t
 	if !m.Reviewed() { // a draft without a source: a person's approval is its review
 		m.Source = memory.SourceNative
 	}
-	got, err := approveInto(ctx, v, m, link)
-	if err != nil {
+	got, err := approveLocked(v, m, link)
+	if err != nil && !vault.Saved(err) {
 		return "", err
 	}
-	if err := os.Remove(filepath.Join(in.Dir, name+".md")); err != nil {
-		return "", fmt.Errorf("inbox: %w", err)
+	behind := err // the memory is saved; MEMORY.md is behind: the draft goes all the same
+	if err := in.removeLocked(name, now); err != nil {
+		return got, err
 	}
-	return got, in.closeLink(name, now)
+	return got, behind
 }
 
-// approveInto writes an approved draft: as the change it proposes to the
-// memory it links, or as a new memory under a free name.
-func approveInto(ctx context.Context, v *vault.Vault, m *memory.Memory, link Link) (string, error) {
+// lock takes the project vault's lock and, when v has another, v's too.
+func (in *Inbox) lock(ctx context.Context, v *vault.Vault) (unlock func(), err error) {
+	if in.door == nil {
+		return nil, errors.New("inbox: no project vault to lock (LockWith was not called)")
+	}
+	unlockDoor, err := in.door.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil || v.SharesLock(in.door) {
+		return unlockDoor, nil
+	}
+	unlockV, err := v.Lock(ctx)
+	if err != nil {
+		unlockDoor()
+		return nil, err
+	}
+	return func() { unlockV(); unlockDoor() }, nil
+}
+
+// unchanged checks, under the lock, that the draft is still in the inbox
+// as it was read before.
+func (in *Inbox) unchanged(name string, seen []byte) error {
+	now, err := in.Load(name)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(now.Render(), seen) {
+		return fmt.Errorf("inbox: draft %s changed meanwhile: look at it again", name)
+	}
+	return nil
+}
+
+// removeLocked takes a reviewed draft out of the inbox and closes its link.
+func (in *Inbox) removeLocked(name string, now time.Time) error {
+	if err := os.Remove(filepath.Join(in.Dir, name+".md")); err != nil {
+		return fmt.Errorf("inbox: %w", err)
+	}
+	return in.closeLink(name, now)
+}
+
+// approveLocked writes an approved draft into v, whose lock the caller
+// holds: as the change it proposes to the memory it links, or as a new
+// memory under a free name.
+func approveLocked(v *vault.Vault, m *memory.Memory, link Link) (string, error) {
 	if link.Kind == LinkChanges {
-		_, err := v.Update(ctx, link.Memory, func(old *memory.Memory) error {
+		_, err := v.UpdateLocked(link.Memory, func(old *memory.Memory) error {
 			old.Description, old.Body, old.Updated = m.Description, m.Body, m.Updated
 			old.Confidence = max(old.Confidence, m.Confidence)
 			if !m.Anchors.IsZero() {
@@ -174,11 +272,18 @@ func approveInto(ctx context.Context, v *vault.Vault, m *memory.Memory, link Lin
 			}
 			return nil
 		})
+		if err == nil {
+			return link.Memory, v.ReindexAfter(link.Memory)
+		}
 		if !errors.Is(err, vault.ErrNotFound) {
-			return link.Memory, err
+			return "", err
 		}
 	}
-	return v.CreateFree(ctx, m)
+	m.Name = v.FreeName(m.Name)
+	if err := v.CreateLocked(m); err != nil {
+		return "", err
+	}
+	return m.Name, v.ReindexAfter(m.Name)
 }
 
 // A rejection is a draft a person turned down.
@@ -191,8 +296,16 @@ type rejection struct {
 }
 
 // Reject deletes a draft and remembers it, so that the same fact, and a
-// rewording of it that names the same values, is not proposed again.
-func (in *Inbox) Reject(name, reason string, now time.Time) error {
+// rewording of it that names the same values, is not proposed again. Like
+// [Inbox.Approve] it acts holding the project vault's lock, on the draft
+// as it is then: a draft approved or rejected meanwhile gives an error
+// wrapping [ErrNoDraft], and nothing is recorded.
+func (in *Inbox) Reject(ctx context.Context, name, reason string, now time.Time) error {
+	unlock, err := in.lock(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	m, err := in.Load(name)
 	if err != nil {
 		return err
@@ -206,10 +319,7 @@ func (in *Inbox) Reject(name, reason string, now time.Time) error {
 	if err := appendJSON(to, r); err != nil {
 		return fmt.Errorf("inbox: record rejection: %w", err)
 	}
-	if err := os.Remove(filepath.Join(in.Dir, name+".md")); err != nil {
-		return fmt.Errorf("inbox: %w", err)
-	}
-	return in.closeLink(name, now)
+	return in.removeLocked(name, now)
 }
 
 // A rejectedFact is a rejected draft's text, read for comparison.

@@ -19,7 +19,8 @@ import (
 // (links.jsonl). The committed files are not rewritten for either.
 
 // A Sighting is a candidate that said what a memory already says, or
-// extended it: the provenance of that statement.
+// extended it: the provenance of that statement. A fact drafted for
+// review is recorded as a sighting of its draft.
 type Sighting struct {
 	Memory     string    `json:"memory"`
 	Where      string    `json:"where"`  // project, user or inbox
@@ -29,6 +30,10 @@ type Sighting struct {
 	Why        string    `json:"why,omitempty"`
 	Said       string    `json:"said"` // the candidate's description
 	At         time.Time `json:"at"`
+	// A draft's sighting (Action drafted, Where inbox) also says why it
+	// is a draft and what it was taken from: see [Inbox.Drafting].
+	Reasons []Reason `json:"reasons,omitempty"`
+	Excerpt string   `json:"excerpt,omitempty"`
 }
 
 // A LinkKind says what a draft is to the memory it names.
@@ -100,7 +105,9 @@ func (in *Inbox) Sight(s Sighting) error {
 	return nil
 }
 
-// Sightings returns what was recorded of a memory, oldest first.
+// Sightings returns the statements recorded of a memory (or draft) said
+// again or extended, oldest first; the records of drafting are
+// [Inbox.Drafting]'s.
 func (in *Inbox) Sightings(memory string) ([]Sighting, error) {
 	all, err := readJSONL[Sighting](in.provenance)
 	if err != nil {
@@ -108,7 +115,7 @@ func (in *Inbox) Sightings(memory string) ([]Sighting, error) {
 	}
 	var out []Sighting
 	for _, s := range all {
-		if s.Memory == memory {
+		if s.Memory == memory && s.Action != Drafted {
 			out = append(out, s)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
+	"github.com/mnemo-dev/mnemo/internal/consolidate"
 )
 
 // nudgeFile keeps, in the state folder, the day the person was last told
@@ -17,7 +18,7 @@ const nudgeFile = "review-nudge"
 // drafts wait for review, at most once a day per project: the review debt
 // reaches the one who can pay it. "" when there is nothing to say today.
 func reviewNudge(w *world) string {
-	n := countDrafts(w.state)
+	n := consolidate.Waiting(w.state)
 	if n == 0 {
 		return ""
 	}

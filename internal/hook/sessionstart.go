@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/project"
@@ -83,7 +84,7 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 	if c := check.Conflicted; len(c) > 0 && len(s.given) == 0 {
 		br.text(fmt.Sprintf("\nIn a git merge conflict, so not read as memories: %s. Resolve them, then run `mnemo reindex`.\n", strings.Join(c, ", ")))
 	}
-	if n := countDrafts(w.state); n > 0 && len(s.given) == 0 {
+	if n := consolidate.Waiting(w.state); n > 0 && len(s.given) == 0 {
 		br.text(fmt.Sprintf("\n%d draft memories wait for review: run `mnemo inbox`.\n", n))
 	}
 	if warning != "" && len(s.given) == 0 {
@@ -278,11 +279,6 @@ func docChanged(root string, d index.Doc) (reasons []string, intact bool) {
 		return nil, false
 	}
 	return reasons, staleness.NamesInPlace(root, m)
-}
-
-func countDrafts(state string) int {
-	matches, _ := filepath.Glob(filepath.Join(state, "inbox", "*.md"))
-	return len(matches)
 }
 
 func displayDir(root, dir string) string {

@@ -162,7 +162,7 @@ func TestRememberRejectedParaphrase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := in.Reject(draft.Name, "wrong port", now); err != nil {
+	if err := in.LockWith(f.vault()).Reject(t.Context(), draft.Name, "wrong port", now); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {

@@ -19,7 +19,12 @@ const (
 // Of those words, the English stop words a, an, the, of, to, in, on, for, and,
 // or, is, are, be, with, that, this and it are dropped unless nothing else is
 // left; the first six that fit in 48 characters are joined with "-". A first
-// word longer than that is cut at 48 characters.
+// word longer than that is cut at 48 characters. A name cut short of the
+// description's words ends where a phrase ends: at the last punctuation
+// among the words kept, when that keeps at least half of them, and never
+// on a word that needs the words after it (a preposition, conjunction,
+// determiner, auxiliary or modal, "not"): "Ledger IDs are ULIDs: sort them
+// as strings" gives "ledger-ids-ulids", not "ledger-ids-ulids-sort-them-as".
 //
 // A description with nothing usable, such as one written only in CJK or
 // emoji, gives "memory-" and the first 8 hex digits of the SHA-256 of the
@@ -42,18 +47,27 @@ func Slug(description string) string {
 // Japanese, say), where Slug falls back to memory-<hash>.
 func Sluggable(s string) bool { return len(slugWords(s)) > 0 }
 
+// A slugWord is a word of a description, and whether a phrase ends after
+// it (punctuation follows it: , ; : ! ? ( ) a dash, or a full stop).
+type slugWord struct {
+	text      string
+	phraseEnd bool
+}
+
 // slugWords returns the runs of a-z and 0-9 in s after lowercasing it and
-// folding what letters it can to ASCII.
-func slugWords(s string) []string {
-	var words []string
+// folding what letters it can to ASCII, each marked when a phrase ends
+// after it.
+func slugWords(s string) []slugWord {
+	var words []slugWord
 	var w strings.Builder
 	flush := func() {
 		if w.Len() > 0 {
-			words = append(words, w.String())
+			words = append(words, slugWord{text: w.String()})
 			w.Reset()
 		}
 	}
-	for _, r := range strings.ToLower(s) {
+	rs := []rune(strings.ToLower(s))
+	for i, r := range rs {
 		switch {
 		case 'a' <= r && r <= 'z', '0' <= r && r <= '9':
 			w.WriteRune(r)
@@ -63,10 +77,28 @@ func slugWords(s string) []string {
 			w.WriteString(asciiFold[r])
 		default:
 			flush()
+			if len(words) > 0 && endsPhrase(r, rs[i+1:]) {
+				words[len(words)-1].phraseEnd = true
+			}
 		}
 	}
 	flush()
 	return words
+}
+
+// endsPhrase reports whether the punctuation r, followed by rest, ends a
+// phrase: a full stop only before a space or the end ("1.26" and
+// "auth.go" go on).
+func endsPhrase(r rune, rest []rune) bool {
+	switch r {
+	case ',', ';', ':', '!', '?', '(', ')', '—', '–':
+		return true
+	case '.':
+		return len(rest) == 0 || unicode.IsSpace(rest[0])
+	case '-':
+		return len(rest) > 0 && unicode.IsSpace(rest[0]) // " - " between words, not "read-only"
+	}
+	return false
 }
 
 var slugStopWords = map[string]bool{
@@ -75,33 +107,76 @@ var slugStopWords = map[string]bool{
 	"be": true, "with": true, "that": true, "this": true, "it": true,
 }
 
-func dropStopWords(words []string) []string {
-	var kept []string
+// dropStopWords leaves out the stop words; a phrase that ended after one
+// ends after the word before it.
+func dropStopWords(words []slugWord) []slugWord {
+	var kept []slugWord
 	for _, w := range words {
-		if !slugStopWords[w] {
+		switch {
+		case !slugStopWords[w.text]:
 			kept = append(kept, w)
+		case w.phraseEnd && len(kept) > 0:
+			kept[len(kept)-1].phraseEnd = true
 		}
 	}
 	return kept
 }
 
-// joinSlug joins the first words that fit within maxSlugWords and maxSlugLen.
-func joinSlug(words []string) string {
+// joinSlug joins the first words that fit within maxSlugWords and
+// maxSlugLen. When that leaves words out, the name ends where a phrase
+// ends: at the last punctuation among the words kept when that keeps at
+// least half of them, and never on a word that needs the words after it
+// ([endsOpen]).
+func joinSlug(words []slugWord) string {
 	if len(words) == 0 {
 		return ""
 	}
-	name := words[0]
-	if len(name) > maxSlugLen {
-		return name[:maxSlugLen]
+	if len(words[0].text) > maxSlugLen {
+		return words[0].text[:maxSlugLen]
 	}
-	for _, w := range words[1:min(len(words), maxSlugWords)] {
-		if len(name)+1+len(w) > maxSlugLen {
-			break
+	n, size := 1, len(words[0].text)
+	for n < min(len(words), maxSlugWords) && size+1+len(words[n].text) <= maxSlugLen {
+		size += 1 + len(words[n].text)
+		n++
+	}
+	if n < len(words) && !words[n-1].phraseEnd {
+		for k := n - 1; k >= 1 && 2*k >= n; k-- {
+			if words[k-1].phraseEnd {
+				n = k
+				break
+			}
 		}
-		name += "-" + w
+		for n > 1 && endsOpen[words[n-1].text] {
+			n--
+		}
 	}
-	return name
+	out := make([]string, n)
+	for i, w := range words[:n] {
+		out[i] = w.text
+	}
+	return strings.Join(out, "-")
 }
+
+// endsOpen are the English function words that cannot end a phrase: the
+// prepositions, conjunctions, determiners, auxiliaries and modals that
+// need the words after them. A name cut after one is cut mid-phrase.
+var endsOpen = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`
+		about above across after against along among around as at before behind below beneath beside
+		besides between beyond by despite during except for from in inside into like near of on onto
+		per since than through throughout till to toward towards under unlike until upon via with
+		within without
+		and but or nor so yet because although though if unless whether while whereas once when where
+		whenever wherever
+		a an the this that these those my your his her its our their each every either neither no
+		some any all both such what which whose who whom
+		am is are was were be been being do does did have has had can could may might must shall
+		should will would not`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // asciiFold maps the lowercase Latin letters with diacritics, and a few
 // ligatures, to ASCII.

@@ -12,7 +12,22 @@ func TestSlug(t *testing.T) {
 		name, in, want string
 	}{
 		{"design example", "Authentication lives in internal/auth since 2026-09; UserService must not import billing/", "authentication-lives-internal-auth-since-2026"},
-		{"stop words", "Never state a figure without verifying it from a source", "never-state-figure-without-verifying-from"},
+		{"stop words", "Never state a figure without verifying it from a source", "never-state-figure-without-verifying"},
+		// A name cut short ends on a word that ends a phrase: not on a
+		// preposition, conjunction, determiner or auxiliary that needs the
+		// words cut off after it.
+		{"cut at a colon", "Ledger IDs are ULIDs: sort them as strings, never as numbers", "ledger-ids-ulids"},
+		{"cut at a comma", "Keep error messages lowercase, no final period", "keep-error-messages-lowercase"},
+		{"cut at a dash", "Staging resets nightly - keep no data there overnight", "staging-resets-nightly"},
+		{"cut after a preposition", "Ledger IDs are ULIDs so sort them as strings", "ledger-ids-ulids-so-sort-them"},
+		{"punctuation too early to cut at", "Deploy: run make deploy from the root after CI passes", "deploy-run-make-deploy-from-root"},
+		{"a full stop inside a value ends nothing", "Pin Go 1.26.1 in ci.yaml because 1.25 breaks the vet step", "pin-go-1-26-1-ci"},
+		{"cut after a conjunction and a preposition", "Run migrations before deploys but after backups finish", "run-migrations-before-deploys"},
+		{"cut after a determiner", "Timeouts are 30s unless a job sets its own", "timeouts-30s-unless-job-sets"},
+		{"cut after a modal and a conjunction", "Workers that crash should restart but must not retry forever", "workers-crash-should-restart"},
+		{"cut by length after a preposition", "internationalization localization without globalization", "internationalization-localization"},
+		{"not cut: the description ends there", "Pick the port the proxy listens at", "pick-port-proxy-listens-at"},
+		{"cut, nothing but function words", "by via from into onto upon within", "by"},
 		{"only stop words", "To be or not to be", "not"},
 		{"nothing but stop words", "it is that", "it-is-that"},
 		{"accents", "Café über Straße", "cafe-uber-strasse"},

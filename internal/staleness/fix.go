@@ -15,12 +15,7 @@ import (
 func Fix(root, head string, m *memory.Memory, r Result) (*memory.Memory, bool) {
 	c := m.Clone()
 	for from, to := range r.Renames {
-		c.Body = replacePath(c.Body, from, to)
-		for i := range c.Anchors.Files {
-			if c.Anchors.Files[i].Path == from {
-				c.Anchors.Files[i].Path = to
-			}
-		}
+		follow(c, from, to)
 	}
 	var files []memory.FileAnchor
 	for _, f := range c.Anchors.Files {
@@ -39,6 +34,25 @@ func Fix(root, head string, m *memory.Memory, r Result) (*memory.Memory, bool) {
 	}
 	changed := c.Body != m.Body || !anchorsEqual(c.Anchors, m.Anchors)
 	return c, changed
+}
+
+// Follow returns a copy of m that follows one rename: the path from is
+// replaced by to in its anchors and its body. The anchors keep their
+// hashes: whether the file still says what the memory claims is for the
+// person to confirm ([Fix] re-anchors).
+func Follow(m *memory.Memory, from, to string) *memory.Memory {
+	c := m.Clone()
+	follow(c, from, to)
+	return c
+}
+
+func follow(m *memory.Memory, from, to string) {
+	m.Body = replacePath(m.Body, from, to)
+	for i := range m.Anchors.Files {
+		if m.Anchors.Files[i].Path == from {
+			m.Anchors.Files[i].Path = to
+		}
+	}
 }
 
 // replacePath replaces a path where it stands as a whole path, not inside

@@ -57,6 +57,7 @@ type Verifier struct {
 	GrepBudget time.Duration
 
 	renames  map[string]map[string]string // anchor commit → old path → new path
+	files    []string                     // the repository's files, for moves by content
 	grepUsed time.Duration
 }
 
@@ -158,6 +159,10 @@ func (v *Verifier) mentionedBefore(ctx context.Context, m *memory.Memory, p stri
 func (v *Verifier) checkAnchor(ctx context.Context, m *memory.Memory, f memory.FileAnchor, r *Result) (changed string) {
 	file, fi, err := openIn(v.Root, f.Path)
 	if errors.Is(err, fs.ErrNotExist) {
+		if to, ok := v.movedTo(ctx, m.Anchors.Commit, f); ok {
+			r.rename(f.Path, to)
+			return ""
+		}
 		v.missing(ctx, m, f.Path, r)
 		return ""
 	}
@@ -188,14 +193,19 @@ func (v *Verifier) checkAnchor(ctx context.Context, m *memory.Memory, f memory.F
 // missing explains a path that is gone: renamed (and to what) or deleted.
 func (v *Verifier) missing(ctx context.Context, m *memory.Memory, p string, r *Result) {
 	if to, ok := v.renamedTo(ctx, m.Anchors.Commit, p); ok {
-		if r.Renames == nil {
-			r.Renames = map[string]string{}
-		}
-		r.Renames[p] = to
-		r.Reasons = append(r.Reasons, fmt.Sprintf("%s was renamed to %s", p, to))
+		r.rename(p, to)
 		return
 	}
 	r.Reasons = append(r.Reasons, fmt.Sprintf("%s was deleted", p))
+}
+
+// rename records that the path from is now to.
+func (r *Result) rename(from, to string) {
+	if r.Renames == nil {
+		r.Renames = map[string]string{}
+	}
+	r.Renames[from] = to
+	r.Reasons = append(r.Reasons, fmt.Sprintf("%s was renamed to %s", from, to))
 }
 
 func written(m *memory.Memory) time.Time {

@@ -3,6 +3,7 @@ package vault
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -32,22 +33,32 @@ func (v *Vault) Rename(ctx context.Context, old, new string) error {
 	if err := v.CreateLocked(m); err != nil {
 		return err
 	}
+	if err := v.relinkLocked(old, new, old, new); err != nil {
+		return fmt.Errorf("vault: rename %s: %w", old, err)
+	}
+	if err := v.RemoveLocked(old); err != nil {
+		return err
+	}
+	return v.ReindexAfter(new)
+}
+
+// relinkLocked rewrites the [[old]] links of the vault's memories to
+// [[new]], leaving out the memories named in skip; the caller holds the
+// lock.
+func (v *Vault) relinkLocked(old, new string, skip ...string) error {
 	entries, _ := v.List()
 	for _, e := range entries {
-		if e.Name == new || e.Name == old || !strings.Contains(e.Memory.Body, "[["+old+"]]") {
+		if slices.Contains(skip, e.Name) || !strings.Contains(e.Memory.Body, "[["+old+"]]") {
 			continue
 		}
 		if _, err := v.UpdateLocked(e.Name, func(m *memory.Memory) error {
 			m.Body = relink(m.Body, old, new)
 			return nil
 		}); err != nil {
-			return fmt.Errorf("vault: rename %s: relink %s: %w", old, e.Name, err)
+			return fmt.Errorf("relink %s: %w", e.Name, err)
 		}
 	}
-	if err := v.RemoveLocked(old); err != nil {
-		return err
-	}
-	return v.ReindexAfter(new)
+	return nil
 }
 
 // relink rewrites the [[old]] links of a body to [[new]].

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
 // browser starts Debian's chromium headless on a fresh profile, or skips
@@ -207,5 +209,38 @@ func TestBrowserNarrow(t *testing.T) {
 	}
 	if scroll > width {
 		t.Errorf("the inbox is %dpx wide in a %dpx window", scroll, width)
+	}
+}
+
+// TestBrowserMerge merges a near-duplicate group on the Memories page:
+// the other memory's text is picked, the other is marked superseded, and
+// the link to it points at the memory kept.
+func TestBrowserMerge(t *testing.T) {
+	fx := dupFixture(t)
+	ctx := browser(t, 1280, 800)
+	srv := serve(t, fx)
+	base := strings.TrimSuffix(srv.URL(), "/?token="+srv.guard.token)
+	var flash string
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL()),
+		chromedp.Navigate(base+"/memories"),
+		chromedp.WaitVisible(`form.dup`),
+		chromedp.Click(`form.dup input[name=text][value=ci-on-main]`),
+		chromedp.SetValue(`form.dup select[name=fate]`, "supersede"),
+		shot(t, cmp.Or(os.Getenv("MNEMO_SCREENSHOTS"), t.TempDir()), "duplicates"),
+		eval(`window.confirm = () => true; true`, new(bool)),
+		chromedp.Click(`form.dup button.primary`),
+		chromedp.WaitVisible(`.flash`),
+		text(`.flash`, &flash),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if flash != "merged ci-on-main into ci-runs-on-main" {
+		t.Errorf("flash = %q", flash)
+	}
+	if bad := inVault(fx, "ci-runs-on-main", "runs on every push to main") + status(fx, "ci-on-main", memory.StatusSuperseded, "ci-runs-on-main") +
+		inVault(fx, "links-to-dup", "[[ci-runs-on-main]]"); bad != "" {
+		t.Error(bad)
 	}
 }

@@ -3,9 +3,13 @@
 // activity, served by the binary on loopback.
 //
 // It is a thin face over the packages that own the logic: drafts are
-// listed, approved and rejected through [consolidate.Inbox], every write
-// to a vault goes through [vault.Vault] (the one door, where secrets and
-// validation are checked), search is [recall], and activity is [queue].
+// listed, approved and rejected through [consolidate.Inbox] (with the
+// reasons and excerpt consolidation recorded), every write to a vault
+// goes through [vault.Vault] (the one door, where secrets and validation
+// are checked: a merge of near duplicates is [vault.Vault.Merge], found by
+// [consolidate.Text.SameFact]), search is [recall], the Stale page's fixes
+// are a [Checker] (verify on the repository, supplied by the caller), and
+// activity is [queue].
 //
 // The page is served only to the person at this machine: the listener is
 // a loopback address, every request carries a random token (from the URL

@@ -51,11 +51,18 @@ func newFixture(t *testing.T) *fixture {
 	if fx.in, err = consolidate.OpenInbox(fx.state); err != nil {
 		t.Fatal(err)
 	}
+	fx.in.LockWith(v)
 	fx.memory("deploy-with-make", "Deploy with make deploy", "Run `make deploy` from the root; see [[ci-runs-on-main]].")
 	fx.memory("ci-runs-on-main", "CI runs on every push to main", "The pipeline is in .ci/run.")
 	fx.draft("prices-are-strings", "Prices come from the API as strings", "The API returns prices as strings; compare with Number().")
 	fx.draft("deploy-with-just", "Deploy with just deploy", "Run `just deploy`; make is gone.")
 	fx.draft("ci-runs-on-main-2", "CI runs on every push to main and on tags", "The pipeline is in .ci/run; tags run it too.")
+	// consolidation's record of why and from what it drafted the first
+	if err := fx.in.Sight(consolidate.Sighting{Memory: "prices-are-strings", Where: "inbox", Action: consolidate.Drafted, At: now,
+		Reasons: []consolidate.Reason{consolidate.ReasonInferred, consolidate.ReasonToolOutput},
+		Excerpt: "tool: WebFetch api.example/prices -> ok\n  | {\"price\": \"<b>12.50</b>\"}"}); err != nil {
+		t.Fatal(err)
+	}
 	fx.link("deploy-with-just", "deploy-with-make", consolidate.LinkContradicts)
 	fx.link("ci-runs-on-main-2", "ci-runs-on-main", consolidate.LinkChanges)
 	if fx.srv, err = newServer(Config{Project: v, Inbox: fx.in, State: fx.state, Now: func() time.Time { return now }}, fixtureAddr); err != nil {

@@ -20,7 +20,8 @@ func TestPages(t *testing.T) {
 		path string
 		want []string
 	}{
-		{"/", []string{"prices-are-strings", "inferred from a session", "session <code>7d3c9a1e</code>", "70%",
+		{"/", []string{"prices-are-strings", "inferred from a session, not in your words; from tool output", "session <code>7d3c9a1e</code>", "70%",
+			"From the session", "api.example/prices", "&lt;b&gt;12.50&lt;/b&gt;",
 			"contradicts deploy-with-make", "Keep old", "Keep new", "Keep both",
 			"proposes a change to ci-runs-on-main", `class="dl dadd"`, "tags run it too"}},
 		{"/inbox/prices-are-strings/edit", []string{`name="description"`, "compare with Number()"}},
@@ -236,5 +237,21 @@ func TestRecallCounts(t *testing.T) {
 	}
 	if body := fx.do(req{path: "/m/project/ci-runs-on-main"}).Body.String(); !strings.Contains(body, "7 times, last 2026-11-30") {
 		t.Errorf("the memory page does not say how often it was recalled")
+	}
+}
+
+// TestInboxSimilar: a draft shows the memories closest to it, found by
+// recall as consolidation looks for them.
+func TestInboxSimilar(t *testing.T) {
+	fx := newFixture(t)
+	fx.srv.cfg.Search = fx.recall
+	fx.draft("deploy-needs-gnu-make", "Deploy needs GNU make installed", "`make deploy` fails with BSD make.")
+	body := fx.do(req{path: "/"}).Body.String()
+	i := strings.Index(body, `id="d-deploy-needs-gnu-make"`)
+	if i < 0 {
+		t.Fatal("the draft is not in the inbox")
+	}
+	if !strings.Contains(body[i:], `Similar: <a href="/m/project/deploy-with-make">deploy-with-make</a>`) {
+		t.Errorf("the draft does not show deploy-with-make as similar:\n%s", body[i:min(len(body), i+2000)])
 	}
 }

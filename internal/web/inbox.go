@@ -16,9 +16,11 @@ import (
 type draftView struct {
 	Name      string
 	M         *memory.Memory
-	Where     string // the vault it would go to: project or user
-	Session   string // the session it came from, when its source names one
-	Reason    string // why it is a draft, in a few words
+	Where     string               // the vault it would go to: project or user
+	Session   string               // the session it came from, when its source names one
+	Reasons   []consolidate.Reason // why it is a draft
+	Reason    string               // the same, in words
+	Excerpt   string               // the lines of the session it was taken from
 	Link      consolidate.Link
 	Old       *memory.Memory // the memory it contradicts or changes
 	OldWhere  string
@@ -46,25 +48,6 @@ func (s *Server) vaultNamed(where string) *vault.Vault {
 	return nil
 }
 
-// reason says in a few words why d is a draft and not a memory.
-func reason(m *memory.Memory, l consolidate.Link) string {
-	switch {
-	case l.Kind == consolidate.LinkContradicts:
-		return "contradicts " + l.Memory
-	case l.Kind == consolidate.LinkChanges:
-		return "proposes a change to " + l.Memory
-	case strings.Contains(strings.ToLower(m.Why), "tool output"):
-		return "from tool output"
-	case m.Source == "agent":
-		return "written by an agent without your words"
-	case strings.HasPrefix(m.Source, "session:"):
-		return "inferred from a session"
-	case m.Source == "":
-		return "written outside mnemo"
-	}
-	return "not stated by you"
-}
-
 func (s *Server) draftView(ctx context.Context, d consolidate.Draft, links map[string]consolidate.Link) draftView {
 	v := draftView{Name: d.Name, M: d.Memory, Link: links[d.Name]}
 	_, v.Where = s.vaultFor(d.Memory.Type)
@@ -72,7 +55,11 @@ func (s *Server) draftView(ctx context.Context, d consolidate.Draft, links map[s
 	if v.Session == d.Memory.Source {
 		v.Session = ""
 	}
-	v.Reason = reason(d.Memory, v.Link)
+	v.Reasons = s.cfg.Inbox.Reasons(d, v.Link)
+	v.Reason = consolidate.Explain(v.Reasons, v.Link)
+	if rec, ok, _ := s.cfg.Inbox.Drafting(d); ok {
+		v.Excerpt = rec.Excerpt
+	}
 	if v.Link.Memory != "" {
 		if ov := s.vaultNamed(v.Link.Where); ov != nil {
 			if old, err := ov.Load(v.Link.Memory); err == nil {
@@ -94,7 +81,7 @@ func (s *Server) similar(ctx context.Context, m *memory.Memory, linked string) [
 	if s.cfg.Search == nil {
 		return nil
 	}
-	rs, err := s.cfg.Search(ctx, recall.Query{Text: m.Description + " " + m.Body, Limit: 4})
+	rs, err := s.cfg.Search(ctx, consolidate.ClosestQuery(m, 4))
 	if err != nil {
 		return nil
 	}
@@ -140,7 +127,7 @@ func (s *Server) inboxAction(w http.ResponseWriter, r *http.Request) {
 		case "approve":
 			_, err = s.approve(r.Context(), n, nil)
 		case "reject":
-			err = s.cfg.Inbox.Reject(n, r.PostForm.Get("reason"), s.cfg.Now().UTC())
+			err = s.cfg.Inbox.Reject(r.Context(), n, r.PostForm.Get("reason"), s.cfg.Now().UTC())
 		default:
 			err = fmt.Errorf("unknown action %q", r.PostForm.Get("action"))
 		}
@@ -207,7 +194,7 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request) {
 	now := s.cfg.Now().UTC()
 	switch r.PostForm.Get("keep") {
 	case "old":
-		err = s.cfg.Inbox.Reject(name, "kept "+l.Memory, now)
+		err = s.cfg.Inbox.Reject(r.Context(), name, "kept "+l.Memory, now)
 	case "both":
 		_, err = s.approve(r.Context(), name, nil)
 	case "new":

@@ -84,6 +84,7 @@ type memoriesData struct {
 	Tags     []string
 	Total    int
 	NoRecall bool
+	Dups     []dupGroup // near duplicates, shown without a search
 }
 
 func (s *Server) memories(w http.ResponseWriter, r *http.Request) {
@@ -92,6 +93,9 @@ func (s *Server) memories(w http.ResponseWriter, r *http.Request) {
 		Source: q.Get("source"), Sort: q.Get("sort"), Stale: q.Get("stale") != ""}
 	all := s.rows(r)
 	d := memoriesData{F: f, Types: memory.Types, Total: len(all), NoRecall: s.cfg.Search == nil}
+	if f.Q == "" {
+		d.Dups = duplicates(all)
+	}
 	tags := map[string]bool{}
 	for _, rw := range all {
 		for _, t := range rw.M.Tags {

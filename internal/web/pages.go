@@ -7,30 +7,8 @@ import (
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/queue"
-	"github.com/mnemo-dev/mnemo/internal/staleness"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
-
-// A staleRow is a memory that verify found suspect, or that gc would delete.
-type staleRow struct {
-	row
-	Expired string // why gc would delete it; empty when it would not
-}
-
-func (s *Server) stale(w http.ResponseWriter, r *http.Request) {
-	p, now := staleness.DefaultPolicy(), s.cfg.Now()
-	var out []staleRow
-	for _, rw := range s.rows(r) {
-		sr := staleRow{row: rw}
-		if why, ok := p.Candidate(rw.M, staleness.Usage{SuspectSince: rw.Since, LastRecalled: rw.Last}, now); ok {
-			sr.Expired = why
-		}
-		if sr.Suspect != "" || sr.Expired != "" {
-			out = append(out, sr)
-		}
-	}
-	s.render(w, r, "stale", view{Title: "Stale", Nav: "stale", Data: out})
-}
 
 // A node is one memory placed on the graph; an edge joins two.
 type node struct {

@@ -19,8 +19,8 @@ import (
 //go:embed assets templates
 var files embed.FS
 
-// Config is what the page works on. Every field but User, Search and
-// Suspects is required.
+// Config is what the page works on. Every field but User, Search,
+// Suspects, Docs and Checker is required.
 type Config struct {
 	Project *vault.Vault // the project vault
 	User    *vault.Vault // the user vault; nil when there is none
@@ -33,7 +33,10 @@ type Config struct {
 	// Docs returns the indexed memories with their recall counts; nil:
 	// none are known.
 	Docs func(ctx context.Context) ([]index.Doc, error)
-	Now  func() time.Time
+	// Checker verifies memories against the repository for the Stale
+	// page's fixes; nil: it offers none.
+	Checker Checker
+	Now     func() time.Time
 }
 
 // A Server is the review page on one listener.
@@ -96,6 +99,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /m/{where}/{name}/edit", s.memoryEdit)
 	mux.HandleFunc("POST /m/{where}/{name}/rename", s.memoryRename)
 	mux.HandleFunc("POST /m/{where}/{name}/delete", s.memoryDelete)
+	mux.HandleFunc("POST /m/{where}/{name}/follow", s.follow)
+	mux.HandleFunc("POST /m/{where}/{name}/reanchor", s.reanchor)
+	mux.HandleFunc("POST /merge", s.merge)
 	mux.HandleFunc("GET /stale", s.stale)
 	mux.HandleFunc("GET /graph", s.graph)
 	mux.HandleFunc("GET /activity", s.activity)

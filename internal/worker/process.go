@@ -125,6 +125,9 @@ func (p *Pipeline) consolidate(ctx context.Context, j queue.Job, d *transcript.D
 	n, dropped := 0, 0
 	for i, f := range facts {
 		f, v := p.provenance(j, d, f, said, runs, at)
+		if f.Excerpt == "" { // what review shows the fact came from
+			f.Excerpt = d.Passage(f.Description+"\n"+f.Body, consolidate.MaxExcerpt)
+		}
 		o, err := c.Add(ctx, f)
 		if badFact(err) {
 			// One fact that cannot be a memory (a secret in it, a field no

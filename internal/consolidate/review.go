@@ -1,0 +1,172 @@
+package consolidate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/recall"
+	"github.com/mnemo-dev/mnemo/internal/redact"
+)
+
+// What review shows beside a draft: why it is a draft and not a memory,
+// the lines of the session it came from, and the memories closest to it.
+// Consolidation records the first two when it drafts a fact, as a
+// sighting of the draft ([Drafted], in provenance.jsonl).
+
+// A Reason says why a fact is a draft rather than a memory.
+type Reason string
+
+// Reasons, as 'mnemo inbox --json' gives them.
+const (
+	ReasonInferred      Reason = "inferred"        // an extractor took it from a session, not from the person's words
+	ReasonAgent         Reason = "agent"           // an agent wrote it without the person's words
+	ReasonToolOutput    Reason = "tool_output"     // only tool output claims it
+	ReasonContradiction Reason = "contradiction"   // it disagrees with a memory
+	ReasonProposed      Reason = "proposed_change" // it changes what a memory claims
+	ReasonLowConfidence Reason = "low_confidence"  // stated, but below the auto-approve bar
+	ReasonUnreviewed    Reason = "no_source"       // written into the inbox outside mnemo
+)
+
+// String says the reason in words for a person.
+func (r Reason) String() string {
+	switch r {
+	case ReasonInferred:
+		return "inferred from a session, not in your words"
+	case ReasonAgent:
+		return "written by an agent without your words"
+	case ReasonToolOutput:
+		return "from tool output"
+	case ReasonContradiction:
+		return "contradicts a memory"
+	case ReasonProposed:
+		return "proposes a change to a memory"
+	case ReasonLowConfidence:
+		return "confidence below the auto-approve bar"
+	case ReasonUnreviewed:
+		return "written outside mnemo"
+	}
+	return string(r)
+}
+
+// Explain says reasons in words, naming the memory a draft's link is about.
+func Explain(rs []Reason, link Link) string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		switch {
+		case r == ReasonContradiction && link.Memory != "":
+			out[i] = "contradicts " + link.Memory
+		case r == ReasonProposed && link.Memory != "":
+			out[i] = "proposes a change to " + link.Memory
+		default:
+			out[i] = r.String()
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// MaxExcerpt bounds the excerpt of a session kept with a draft, in bytes.
+const MaxExcerpt = 600
+
+// reasons says why consolidation drafts f, decided as d.
+func (c *Consolidator) reasons(f Fact, d decision) []Reason {
+	var out []Reason
+	switch d.action {
+	case Contradiction:
+		out = append(out, ReasonContradiction)
+	case Proposed:
+		out = append(out, ReasonProposed)
+	}
+	switch {
+	case !f.Stated && f.Source == "agent":
+		out = append(out, ReasonAgent)
+	case !f.Stated:
+		out = append(out, ReasonInferred)
+	}
+	if f.FromToolOutput {
+		out = append(out, ReasonToolOutput)
+	}
+	if f.Stated && !f.FromToolOutput && f.Confidence < c.bar() {
+		out = append(out, ReasonLowConfidence)
+	}
+	return out
+}
+
+// recordDraft records why a fact became the draft o, and the excerpt of
+// the session it came from.
+func (c *Consolidator) recordDraft(f Fact, d decision, o Outcome) error {
+	return c.Inbox.Sight(Sighting{
+		Memory: o.Name, Where: "inbox", Action: Drafted, Source: d.m.Source, Confidence: d.m.Confidence,
+		Why: d.m.Why, Said: d.m.Description, At: c.Now.UTC(), Reasons: c.reasons(f, d), Excerpt: excerpt(f.Excerpt),
+	})
+}
+
+// excerpt is s redacted and cut to [MaxExcerpt] bytes at a character.
+func excerpt(s string) string {
+	s = strings.TrimSpace(redact.String(s))
+	if len(s) <= MaxExcerpt {
+		return s
+	}
+	cut := MaxExcerpt - len("…")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// Drafting returns what consolidation recorded when it drafted d: why,
+// and from what. ok is false for a draft written otherwise, or before
+// that was recorded; a record of an earlier draft of the same name is not
+// d's.
+func (in *Inbox) Drafting(d Draft) (s Sighting, ok bool, err error) {
+	all, err := readJSONL[Sighting](in.provenance)
+	if err != nil {
+		return Sighting{}, false, fmt.Errorf("inbox: %w", err)
+	}
+	since := d.Memory.Created.Truncate(time.Second)
+	for _, r := range slices.Backward(all) {
+		if r.Action == Drafted && r.Memory == d.Name && r.Where == "inbox" && !r.At.Before(since) {
+			return r, true, nil
+		}
+	}
+	return Sighting{}, false, nil
+}
+
+// Reasons says why d is a draft: what consolidation recorded when it
+// drafted it, else what the draft shows (its link, its source). link is
+// d's ([Inbox.LinkOf]).
+func (in *Inbox) Reasons(d Draft, link Link) []Reason {
+	if s, ok, err := in.Drafting(d); err == nil && ok && len(s.Reasons) > 0 {
+		return s.Reasons
+	}
+	var out []Reason
+	switch link.Kind {
+	case LinkContradicts:
+		out = append(out, ReasonContradiction)
+	case LinkChanges:
+		out = append(out, ReasonProposed)
+	}
+	switch m := d.Memory; {
+	case m.Source == "agent":
+		out = append(out, ReasonAgent)
+	case strings.HasPrefix(m.Source, "session:"):
+		out = append(out, ReasonInferred)
+	case !m.Reviewed():
+		out = append(out, ReasonUnreviewed)
+	}
+	return out
+}
+
+// ClosestQuery is the recall query for the memories closest to m: its
+// text and the files it is anchored to, as consolidation looks for the
+// memory a fact relates to. Review shows its results beside a draft.
+func ClosestQuery(m *memory.Memory, limit int) recall.Query {
+	var files []string
+	for _, f := range m.Anchors.Files {
+		files = append(files, f.Path)
+	}
+	return recall.Query{Text: m.Description + " " + m.Body, Files: files, Limit: limit}
+}
