@@ -105,7 +105,7 @@ func runDoctor(ctx context.Context, f *Factory) []check {
 		db.Close()
 		add("index", "ok", fmt.Sprintf("%d memories indexed", n), "")
 	}
-	out = append(out, queueCheck(ctx, state))
+	out = append(out, queueCheck(ctx, state)...)
 	out = append(out, extractorCheck(f))
 	return out
 }
@@ -163,15 +163,30 @@ func vaultCheck(f *Factory, name string, user bool) check {
 	return c
 }
 
-func queueCheck(ctx context.Context, state string) check {
-	q, err := queue.Open(ctx, state)
+func queueCheck(ctx context.Context, state string) []check {
+	var out []check
+	damages, err := queue.Damages(state)
 	if err != nil {
-		return check{Name: "queue", Status: "fail", Detail: err.Error()}
+		out = append(out, check{Name: "queue", Status: "warn", Detail: err.Error()})
+	}
+	for _, d := range damages {
+		out = append(out, check{Name: "queue", Status: "warn",
+			Detail: fmt.Sprintf("queue.db was damaged (%s) and set aside at %s as %s; a new queue was started",
+				d.Problem, d.At.Local().Format(time.DateTime), d.Aside),
+			Fix: d.Fix() + "; then delete " + d.Aside + "*"})
+	}
+	if err := queue.Check(ctx, state); err != nil {
+		return append(out, check{Name: "queue", Status: "fail", Detail: "queue.db: " + err.Error(),
+			Fix: "mnemo queue (sets it aside, starts a new queue and names the sessions to ingest again)"})
+	}
+	q, err := queue.Open(ctx, state, nil)
+	if err != nil {
+		return append(out, check{Name: "queue", Status: "fail", Detail: err.Error()})
 	}
 	defer q.Close()
 	counts, err := q.Counts(ctx)
 	if err != nil {
-		return check{Name: "queue", Status: "fail", Detail: err.Error()}
+		return append(out, check{Name: "queue", Status: "fail", Detail: err.Error()})
 	}
 	done := strconv.Itoa(counts["done"]) + " done"
 	if t, err := q.Totals(ctx, time.Time{}); err == nil && t.Skipped > 0 {
@@ -187,7 +202,7 @@ func queueCheck(ctx context.Context, state string) check {
 		c.Status, c.Fix = "warn", "mnemo worker"
 		c.Detail += "; no worker is running"
 	}
-	return c
+	return append(out, c)
 }
 
 // extractorCheck reports the extractor the worker would use, as auto (or

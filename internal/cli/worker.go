@@ -101,7 +101,8 @@ func openCapture(ctx context.Context, f *Factory, extractorName string) (*captur
 		return nil, err
 	}
 	state := p.StateDir()
-	q, err := queue.Open(ctx, state)
+	log := f.Log(false)
+	q, err := queue.Open(ctx, state, f.queueLog())
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +114,6 @@ func openCapture(ctx context.Context, f *Factory, extractorName string) (*captur
 		// auto even by a worker started under another $MNEMO_EXTRACTOR.
 		extractorName = extract.ProviderAuto
 	}
-	log := f.Log(false)
 	build := func(name string) (extract.Extractor, error) {
 		cfg := extractConfig(f)
 		cfg.Provider = name
