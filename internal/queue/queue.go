@@ -181,3 +181,15 @@ func (q *Queue) List(ctx context.Context, states ...string) ([]Job, error) {
 	}
 	return out, rows.Err()
 }
+
+// Get returns the job with id, or an error wrapping [ErrNotFound].
+func (q *Queue) Get(ctx context.Context, id int64) (Job, error) {
+	j, err := scanJob(q.db.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Job{}, fmt.Errorf("queue: job %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Job{}, fmt.Errorf("queue: job %d: %w", id, err)
+	}
+	return j, nil
+}
