@@ -29,7 +29,7 @@ type check struct {
 }
 
 func newDoctorCmd(f *Factory) *cobra.Command {
-	var asJSON bool
+	var asJSON, deep bool
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the installation and say what to fix",
@@ -40,12 +40,21 @@ autoMemoryDirectory pointing at the vault, the vaults
 readable and valid, the state folder writable, the index usable, the capture
 queue healthy and the extractor available. Each problem comes with what to
 run to fix it. Doctor only looks: it creates and changes nothing. Exits 1
-when a check fails.`,
+when a check fails.
+
+With --deep it also reads everything: every memory file and draft parses,
+each vault's MEMORY.md lists what its files hold, the index (brought up to
+date first, as every command does) holds every memory as its file says,
+and the queue is whole and consistent (no job
+leased by a worker that died, no range of a transcript processed twice).`,
 		Example: `  mnemo doctor
-  mnemo doctor --json`,
+  mnemo doctor --deep --json`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			checks := runDoctor(cmd.Context(), f)
+			if deep {
+				checks = append(checks, deepChecks(cmd.Context(), f)...)
+			}
 			failed := 0
 			for _, c := range checks {
 				if c.Status == "fail" {
@@ -71,6 +80,7 @@ when a check fails.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the checks as JSON")
+	cmd.Flags().BoolVar(&deep, "deep", false, "also read every file, the index and the queue through")
 	return cmd
 }
 
