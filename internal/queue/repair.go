@@ -113,7 +113,8 @@ func lockOpen(ctx context.Context, path string) (unlock func(), err error) {
 }
 
 // openDB opens queue.db, brings its schema up to date and checks that the
-// file is whole (PRAGMA quick_check: ~1 ms for a queue of a thousand jobs).
+// file is whole (PRAGMA quick_check: about 2 ms for a queue of 2,000 jobs
+// here, where opening without it takes 0.5 ms; the worker prunes old jobs).
 func openDB(ctx context.Context, path string) (*sql.DB, error) {
 	// busy_timeout: a hook and the worker write at once; _txlock=immediate
 	// takes the write lock at BEGIN so two writers never deadlock upgrading.
