@@ -124,8 +124,11 @@ func runIngest(ctx context.Context, f *Factory, opts ingestOptions) error {
 	if f.IO.ErrTTY {
 		fmt.Fprint(f.IO.ErrOut, "\r\033[K")
 	}
+	// Read on after an interrupt (the worker gave its job back): the
+	// summary says which files were not processed.
+	rctx := context.WithoutCancel(ctx)
 	for i, id := range ids {
-		j, err := c.q.Get(ctx, id)
+		j, err := c.q.Get(rctx, id)
 		if err != nil {
 			return fmt.Errorf("ingest: what became of %s: %w", files[i], err)
 		}
@@ -133,6 +136,9 @@ func runIngest(ctx context.Context, f *Factory, opts ingestOptions) error {
 		sum.TokensIn += j.TokensIn
 		sum.TokensOut += j.TokensOut
 		switch {
+		case j.State == "pending" && ctx.Err() != nil:
+			sum.Failed++
+			fmt.Fprintf(f.IO.ErrOut, "not processed: %s: interrupted; run mnemo ingest again to process it\n", j.Transcript)
 		case j.State != "done":
 			sum.Failed++
 			fmt.Fprintf(f.IO.ErrOut, "failed: %s: %s\n", j.Transcript, j.LastError)
