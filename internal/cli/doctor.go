@@ -45,8 +45,8 @@ when a check fails.
 With --deep it also reads everything: every memory file and draft parses,
 each vault's MEMORY.md lists what its files hold, the index (brought up to
 date first, as every command does) holds every memory as its file says,
-and the queue is whole and consistent (no job
-leased by a worker that died, no range of a transcript processed twice).`,
+and the queue is whole and consistent (no job leased by a worker that
+died, no range of a transcript processed twice).`,
 		Example: `  mnemo doctor
   mnemo doctor --deep --json`,
 		Args: exactArgs(0),

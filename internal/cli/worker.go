@@ -38,8 +38,8 @@ that clear the auto-approve confidence) or the inbox (the rest).
 One worker runs per project; the capture hooks start it, detached, and it
 exits after --idle ($MNEMO_WORKER_IDLE) without work, or on SIGTERM or
 SIGINT, giving back the job in hand. A job's lease is renewed while it
-runs: the job of a worker that was killed is taken again within seconds. Each job is one line in the state log,
-with timing and tokens. The extractor is chosen by --extractor or
+runs: the job of a worker that was killed is taken again within seconds.
+Each job is one line in the state log, with timing and tokens. The extractor is chosen by --extractor or
 $MNEMO_EXTRACTOR: auto (the default: the Anthropic API when
 ANTHROPIC_API_KEY is set, else the claude CLI on PATH, else an
 OpenAI-compatible endpoint when OPENAI_BASE_URL or OPENAI_API_KEY is set,
