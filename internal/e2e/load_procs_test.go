@@ -102,7 +102,8 @@ type mcpServer struct {
 	mu      sync.Mutex // guards following
 	cmd     *exec.Cmd
 	session *mcp.ClientSession
-	gen     int // bumped by each kill: a call that fails across one is expected to
+	gen     int           // bumped by each kill: a call that fails across one is expected to
+	stderr  *lockedBuffer // the running server's
 }
 
 func (m *mcpServer) connect() (*mcp.ClientSession, int, error) {
@@ -112,7 +113,8 @@ func (m *mcpServer) connect() (*mcp.ClientSession, int, error) {
 		return m.session, m.gen, nil
 	}
 	cmd := exec.Command(m.s.mnemo, "mcp")
-	cmd.Dir, cmd.Env = m.s.project, m.s.env
+	m.stderr = &lockedBuffer{}
+	cmd.Dir, cmd.Env, cmd.Stderr = m.s.project, m.s.env, m.stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "mnemo-load", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -124,15 +126,19 @@ func (m *mcpServer) connect() (*mcp.ClientSession, int, error) {
 	return session, m.gen, nil
 }
 
-// kill SIGKILLs the server and reports whether one ran.
+// kill SIGKILLs the server and reports whether one ran. Its session is
+// closed: the next call connects to a new server.
 func (m *mcpServer) kill() bool {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.cmd == nil || m.cmd.Process == nil || m.cmd.Process.Signal(syscall.SIGKILL) != nil {
+		m.mu.Unlock()
 		return false
 	}
-	m.cmd = nil
+	session := m.session
+	m.cmd, m.session = nil, nil
 	m.gen++
+	m.mu.Unlock()
+	session.Close()
 	return true
 }
 
@@ -174,13 +180,14 @@ func (m *mcpServer) write(ctx context.Context, log *writeLog) {
 		}
 		if err != nil {
 			m.mu.Lock()
-			killed := m.gen != gen
+			killed, stderr := m.gen != gen, m.stderr.String()
 			m.mu.Unlock()
 			if !killed {
-				log.fail(fmt.Errorf("mcp %s: %w", m.name, err))
+				log.fail(fmt.Errorf("mcp %s: %w (its stderr: %s)", m.name, err, stderr))
 			}
 			m.drop(session)
 		}
+		time.Sleep(100 * time.Millisecond) // an agent between two tool calls
 	}
 }
 
@@ -282,9 +289,10 @@ func checkLoad(t *testing.T, s *sandbox, log *writeLog, w *workerLoop, sessions 
 			t.Errorf("session %s has no session-end job: its capture was lost", id)
 		}
 	}
-	for _, line := range strings.Split(s.stateLog(), "\n") {
+	lines := strings.Split(s.stateLog(), "\n")
+	for i, line := range lines {
 		if strings.Contains(line, "hook gave up at its deadline") || strings.Contains(line, `msg="hook failed"`) {
-			t.Errorf("state log: %s", line)
+			t.Errorf("state log: %s\nbefore it:\n%s", line, strings.Join(lines[max(i-15, 0):i], "\n"))
 		}
 	}
 	cmd := exec.Command(s.mnemo, "doctor", "--deep")
@@ -295,4 +303,22 @@ func checkLoad(t *testing.T, s *sandbox, log *writeLog, w *workerLoop, sessions 
 	if len(log.facts) < 20 || len(log.appends) == 0 {
 		t.Errorf("the writers did too little to test anything: %d facts, %d edits", len(log.facts), len(log.appends))
 	}
+}
+
+// A lockedBuffer is a buffer a process writes while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex // guards b
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
