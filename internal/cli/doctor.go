@@ -29,7 +29,7 @@ type check struct {
 }
 
 func newDoctorCmd(f *Factory) *cobra.Command {
-	var asJSON bool
+	var asJSON, deep bool
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the installation and say what to fix",
@@ -40,12 +40,21 @@ autoMemoryDirectory pointing at the vault, the vaults
 readable and valid, the state folder writable, the index usable, the capture
 queue healthy and the extractor available. Each problem comes with what to
 run to fix it. Doctor only looks: it creates and changes nothing. Exits 1
-when a check fails.`,
+when a check fails.
+
+With --deep it also reads everything: every memory file and draft parses,
+each vault's MEMORY.md lists what its files hold, the index (brought up to
+date first, as every command does) holds every memory as its file says,
+and the queue is whole and consistent (no job leased by a worker that
+died, no range of a transcript processed twice).`,
 		Example: `  mnemo doctor
-  mnemo doctor --json`,
+  mnemo doctor --deep --json`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			checks := runDoctor(cmd.Context(), f)
+			if deep {
+				checks = append(checks, deepChecks(cmd.Context(), f)...)
+			}
 			failed := 0
 			for _, c := range checks {
 				if c.Status == "fail" {
@@ -71,6 +80,7 @@ when a check fails.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the checks as JSON")
+	cmd.Flags().BoolVar(&deep, "deep", false, "also read every file, the index and the queue through")
 	return cmd
 }
 
@@ -105,7 +115,7 @@ func runDoctor(ctx context.Context, f *Factory) []check {
 		db.Close()
 		add("index", "ok", fmt.Sprintf("%d memories indexed", n), "")
 	}
-	out = append(out, queueCheck(ctx, state))
+	out = append(out, queueCheck(ctx, state)...)
 	out = append(out, extractorCheck(f))
 	return out
 }
@@ -163,15 +173,30 @@ func vaultCheck(f *Factory, name string, user bool) check {
 	return c
 }
 
-func queueCheck(ctx context.Context, state string) check {
-	q, err := queue.Open(ctx, state)
+func queueCheck(ctx context.Context, state string) []check {
+	var out []check
+	damages, err := queue.Damages(state)
 	if err != nil {
-		return check{Name: "queue", Status: "fail", Detail: err.Error()}
+		out = append(out, check{Name: "queue", Status: "warn", Detail: err.Error()})
+	}
+	for _, d := range damages {
+		out = append(out, check{Name: "queue", Status: "warn",
+			Detail: fmt.Sprintf("queue.db was damaged (%s) and set aside at %s as %s; a new queue was started",
+				d.Problem, d.At.Local().Format(time.DateTime), d.Aside),
+			Fix: d.Fix() + "; then delete " + d.Aside + "*"})
+	}
+	if err := queue.Check(ctx, state); err != nil {
+		return append(out, check{Name: "queue", Status: "fail", Detail: "queue.db: " + err.Error(),
+			Fix: "mnemo queue (sets it aside, starts a new queue and names the sessions to ingest again)"})
+	}
+	q, err := queue.Open(ctx, state, nil)
+	if err != nil {
+		return append(out, check{Name: "queue", Status: "fail", Detail: err.Error()})
 	}
 	defer q.Close()
 	counts, err := q.Counts(ctx)
 	if err != nil {
-		return check{Name: "queue", Status: "fail", Detail: err.Error()}
+		return append(out, check{Name: "queue", Status: "fail", Detail: err.Error()})
 	}
 	done := strconv.Itoa(counts["done"]) + " done"
 	if t, err := q.Totals(ctx, time.Time{}); err == nil && t.Skipped > 0 {
@@ -187,7 +212,7 @@ func queueCheck(ctx context.Context, state string) check {
 		c.Status, c.Fix = "warn", "mnemo worker"
 		c.Detail += "; no worker is running"
 	}
-	return c
+	return append(out, c)
 }
 
 // extractorCheck reports the extractor the worker would use, as auto (or

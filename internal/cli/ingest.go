@@ -124,22 +124,27 @@ func runIngest(ctx context.Context, f *Factory, opts ingestOptions) error {
 	if f.IO.ErrTTY {
 		fmt.Fprint(f.IO.ErrOut, "\r\033[K")
 	}
-	for _, id := range ids {
-		for _, j := range mustList(ctx, c.q) {
-			if j.ID != id {
-				continue
-			}
-			sum.Jobs++
-			sum.TokensIn += j.TokensIn
-			sum.TokensOut += j.TokensOut
-			switch {
-			case j.State != "done":
-				sum.Failed++
-				fmt.Fprintf(f.IO.ErrOut, "failed: %s: %s\n", j.Transcript, j.LastError)
-			case j.Skipped != "":
-				sum.Skipped++
-				fmt.Fprintf(f.IO.ErrOut, "skipped: %s: %s\n", j.Transcript, j.Skipped)
-			}
+	// Read on after an interrupt (the worker gave its job back): the
+	// summary says which files were not processed.
+	rctx := context.WithoutCancel(ctx)
+	for i, id := range ids {
+		j, err := c.q.Get(rctx, id)
+		if err != nil {
+			return fmt.Errorf("ingest: what became of %s: %w", files[i], err)
+		}
+		sum.Jobs++
+		sum.TokensIn += j.TokensIn
+		sum.TokensOut += j.TokensOut
+		switch {
+		case j.State == "pending" && ctx.Err() != nil:
+			sum.Failed++
+			fmt.Fprintf(f.IO.ErrOut, "not processed: %s: interrupted; run mnemo ingest again to process it\n", j.Transcript)
+		case j.State != "done":
+			sum.Failed++
+			fmt.Fprintf(f.IO.ErrOut, "failed: %s: %s\n", j.Transcript, j.LastError)
+		case j.Skipped != "":
+			sum.Skipped++
+			fmt.Fprintf(f.IO.ErrOut, "skipped: %s: %s\n", j.Transcript, j.Skipped)
 		}
 	}
 	if opts.json {
@@ -153,11 +158,6 @@ func runIngest(ctx context.Context, f *Factory, opts ingestOptions) error {
 		fmt.Fprintln(f.IO.ErrOut, "review the drafts with 'mnemo inbox'")
 	}
 	return nil
-}
-
-func mustList(ctx context.Context, q *queue.Queue) []queue.Job {
-	jobs, _ := q.List(ctx)
-	return jobs
 }
 
 // sessionKey names a transcript file for the queue's offsets: its session

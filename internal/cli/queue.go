@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"text/tabwriter"
 	"time"
@@ -56,7 +57,7 @@ with backoff) or dead (after too many attempts; retry it by hand).`,
 			if err != nil {
 				return err
 			}
-			q, err := queue.Open(cmd.Context(), state)
+			q, err := queue.Open(cmd.Context(), state, f.queueLog())
 			if err != nil {
 				return err
 			}
@@ -70,6 +71,13 @@ with backoff) or dead (after too many attempts; retry it by hand).`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().DurationVar(&olderThan, "older-than", 7*24*time.Hour, "with prune: the age past which finished jobs go")
 	return cmd
+}
+
+// queueLog is where opening the queue says that it set a damaged queue.db
+// aside, and which sessions to ingest again: the person running the
+// command (stderr) and the state log.
+func (f *Factory) queueLog() *slog.Logger {
+	return slog.New(slog.NewMultiHandler(newWarnLogger(f.IO.ErrOut).Handler(), f.Log(false).Handler()))
 }
 
 func runQueue(ctx context.Context, f *Factory, q *queue.Queue, args []string, asJSON bool, olderThan time.Duration) error {

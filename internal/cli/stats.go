@@ -121,7 +121,7 @@ func collectStats(ctx context.Context, f *Factory) (statsJSON, error) {
 	s.SavedTok = max(s.AllTok-s.SessionTok, 0)
 	if state, err := f.StateDir(false); err == nil {
 		s.Drafts = consolidate.Waiting(state)
-		if q, err := queue.Open(ctx, state); err == nil {
+		if q, err := queue.Open(ctx, state, nil); err == nil {
 			s.Extraction, _ = q.Totals(ctx, time.Time{})
 			s.Today, _ = q.Totals(ctx, f.Now().UTC().Truncate(24*time.Hour))
 			s.LastSkip, _ = q.LastSkip(ctx)

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"os/signal"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,8 +36,10 @@ it, extract candidate facts, and consolidate them into the vault (facts
 that clear the auto-approve confidence) or the inbox (the rest).
 
 One worker runs per project; the capture hooks start it, detached, and it
-exits after --idle ($MNEMO_WORKER_IDLE) without work. Each job is one line in the state log,
-with timing and tokens. The extractor is chosen by --extractor or
+exits after --idle ($MNEMO_WORKER_IDLE) without work, or on SIGTERM or
+SIGINT, giving back the job in hand. A job's lease is renewed while it
+runs: the job of a worker that was killed is taken again within seconds.
+Each job is one line in the state log, with timing and tokens. The extractor is chosen by --extractor or
 $MNEMO_EXTRACTOR: auto (the default: the Anthropic API when
 ANTHROPIC_API_KEY is set, else the claude CLI on PATH, else an
 OpenAI-compatible endpoint when OPENAI_BASE_URL or OPENAI_API_KEY is set,
@@ -69,7 +74,12 @@ else the offline heuristic), anthropic, claude-cli, openai or heuristic.`,
 				f.Log(false).Warn("worker: sync the index", "err", err)
 			}
 			c.w.Idle = idle
-			err = c.w.Run(cmd.Context())
+			// SIGTERM (a shutdown, a service manager) and SIGINT end the
+			// worker as its idle time does: the job in hand is released
+			// for the next worker, the lock let go.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			err = c.w.Run(ctx)
 			if errors.Is(err, worker.ErrRunning) {
 				fmt.Fprintln(f.IO.ErrOut, "mnemo: a worker is already running for this project")
 				return nil
@@ -101,7 +111,8 @@ func openCapture(ctx context.Context, f *Factory, extractorName string) (*captur
 		return nil, err
 	}
 	state := p.StateDir()
-	q, err := queue.Open(ctx, state)
+	log := f.Log(false)
+	q, err := queue.Open(ctx, state, f.queueLog())
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +124,6 @@ func openCapture(ctx context.Context, f *Factory, extractorName string) (*captur
 		// auto even by a worker started under another $MNEMO_EXTRACTOR.
 		extractorName = extract.ProviderAuto
 	}
-	log := f.Log(false)
 	build := func(name string) (extract.Extractor, error) {
 		cfg := extractConfig(f)
 		cfg.Provider = name

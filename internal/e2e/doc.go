@@ -15,4 +15,8 @@
 // TestManyWriters needs no client: it runs every kind of mnemo writer at
 // once (two MCP servers, CLI adds and edits, ingest) against the built
 // binary and checks that nothing reported written was lost or merged.
+// TestLoadAndFaults (about a minute; MNEMO_E2E_LOAD sets how long the load
+// lasts, -short skips it) adds four agent sessions at a time through their
+// hooks, a worker, and 50 SIGKILLs of the worker and the MCP servers, then
+// checks doctor --deep and the hooks' deadlines.
 package e2e

@@ -17,7 +17,7 @@ func capture(ctx context.Context, w *world, in Input, event string, spawn func(r
 	if in.SessionID == "" || in.TranscriptPath == "" {
 		return errors.New("no session_id or transcript_path in the input: nothing to capture")
 	}
-	q, err := queue.Open(ctx, w.state)
+	q, err := queue.Open(ctx, w.state, w.log)
 	if err != nil {
 		return err
 	}

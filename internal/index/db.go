@@ -13,9 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
-
 	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
@@ -96,19 +93,21 @@ func Open(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
 	return db, nil
 }
 
-// recover deletes the index, or sets the history aside, whichever err
+// recover deletes the index, or sets the history aside (kept for
+// inspection, named by the time: [sqlitefile.SetAside]), whichever err
 // says is not a database.
 func (db *DB) recover(err error) error {
 	if errors.As(err, new(*historyError)) {
-		aside := db.history + ".damaged"
-		db.log.Warn("history.db is not a database: set aside, history starts empty", "path", db.history, "aside", aside, "err", err)
-		if rerr := os.Rename(db.history, aside); rerr != nil {
-			return fmt.Errorf("set aside damaged %s: %w", db.history, rerr)
+		aside, serr := sqlitefile.SetAside(db.history, time.Now())
+		if serr != nil {
+			return serr
 		}
-		return removeDB(db.history)
+		db.log.Warn("history.db is not a database: set aside, and the history (recall statistics, injection records, verdicts) starts empty",
+			"path", db.history, "aside", aside, "err", err)
+		return nil
 	}
 	db.log.Warn("index.db is not a database: deleted and rebuilt", "path", db.path, "err", err)
-	if rerr := removeDB(db.path); rerr != nil {
+	if rerr := sqlitefile.Remove(db.path); rerr != nil {
 		return fmt.Errorf("remove damaged %s: %w", db.path, rerr)
 	}
 	return nil
@@ -234,25 +233,7 @@ func listObjects(ctx context.Context, tx *sql.Tx, query string) ([][2]string, er
 
 // isNotDatabase reports whether err says the file is not an SQLite
 // database or is damaged beyond use.
-func isNotDatabase(err error) bool {
-	var se *sqlite.Error
-	if !errors.As(err, &se) {
-		return false
-	}
-	code := se.Code() & 0xff
-	return code == sqlite3.SQLITE_NOTADB || code == sqlite3.SQLITE_CORRUPT
-}
-
-// removeDB deletes a database file and its WAL, shared-memory and
-// rollback journal files.
-func removeDB(path string) error {
-	for _, p := range []string{path, path + "-wal", path + "-shm", path + "-journal"} {
-		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
-		}
-	}
-	return nil
-}
+func isNotDatabase(err error) bool { return sqlitefile.IsDamaged(err) }
 
 // Path returns the file the index lives in.
 func (db *DB) Path() string { return db.path }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/migration"
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // A history is what TestHistorySurvives records and then expects back.
@@ -69,7 +70,7 @@ func TestHistorySurvives(t *testing.T) {
 		warn   string
 	}{
 		{"deleted", func(t *testing.T, path string) {
-			if err := removeDB(path); err != nil {
+			if err := sqlitefile.Remove(path); err != nil {
 				t.Fatal(err)
 			}
 		}, ""},
@@ -80,7 +81,7 @@ func TestHistorySurvives(t *testing.T) {
 			setUserVersion(t, path, SchemaVersion-1)
 		}, "another schema version: rebuilt"},
 		{"not a database", func(t *testing.T, path string) {
-			if err := removeDB(path); err != nil {
+			if err := sqlitefile.Remove(path); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(path, []byte(strings.Repeat("garbage ", 1000)), 0o644); err != nil {
@@ -257,7 +258,7 @@ func TestOpenDamagedHistory(t *testing.T) {
 	db.Close()
 	hpath := filepath.Join(state, HistoryFileName)
 	garbage := []byte(strings.Repeat("not a history ", 1000))
-	if err := removeDB(hpath); err != nil {
+	if err := sqlitefile.Remove(hpath); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(hpath, garbage, 0o644); err != nil {
@@ -273,8 +274,12 @@ func TestOpenDamagedHistory(t *testing.T) {
 	if !strings.Contains(buf.String(), "history.db is not a database: set aside") || strings.Contains(buf.String(), "index.db is not") {
 		t.Errorf("log = %q, want the history set aside and nothing about the index", buf)
 	}
-	if aside, err := os.ReadFile(hpath + ".damaged"); err != nil || string(aside) != string(garbage) {
-		t.Errorf("history.db.damaged: %v; want the damaged file kept", err)
+	asides, _ := filepath.Glob(hpath + ".damaged-*")
+	if len(asides) != 1 {
+		t.Fatalf("set aside: %q, want one history.db.damaged-<time>", asides)
+	}
+	if aside, err := os.ReadFile(asides[0]); err != nil || string(aside) != string(garbage) {
+		t.Errorf("%s: %v; want the damaged file kept", asides[0], err)
 	}
 	if n, err := db.Count(ctx); err != nil || n != 1 {
 		t.Errorf("Count = %d, %v; want the index kept (1)", n, err)

@@ -3,10 +3,13 @@
 // job (a session's transcript to process) in one short transaction; the
 // worker leases jobs, processes each from the byte offset where the
 // session's previous job stopped, and marks it done, or failed to be
-// retried with backoff, or dead after too many attempts. A job whose
-// worker died is leased again when its lease expires.
+// retried with backoff, or dead after too many attempts. The worker renews
+// its lease while a job runs, so a short lease ([DefaultLease]) runs out
+// only when the worker died, and its job is leased again within seconds.
 //
 // Unlike index.db, queue.db is not a cache: it holds work not yet done, so
-// its schema migrates forward and is never dropped. A Queue is safe for
-// concurrent use by several processes.
+// its schema migrates forward and is never dropped. A queue.db found
+// damaged on open is set aside (kept, named by the time), a new one is
+// made, and what it held unprocessed is named for the person to ingest
+// again ([Damage]). A Queue is safe for concurrent use by several processes.
 package queue

@@ -8,11 +8,18 @@ import (
 	"time"
 )
 
-// Policy: how long a lease lasts, and how often a job is tried.
+// Policy: how long a lease lasts, and how often a job is tried. A
+// worker renews its lease while the job runs ([Queue.Renew], every third
+// of the lease), so a lease runs out only when the worker is gone: then
+// the job is taken again within DefaultLease.
 const (
-	DefaultLease       = 10 * time.Minute
+	DefaultLease       = 10 * time.Second
 	DefaultMaxAttempts = 5
 )
+
+// ErrLeaseLost is returned when a job is no longer leased by the caller:
+// its lease ran out and another worker took it, or it was dropped.
+var ErrLeaseLost = errors.New("the job is no longer leased by this worker")
 
 // Lease takes the oldest job that is ready: pending, failed and due for a
 // retry, or leased by a worker whose lease ran out (it died). It reports
@@ -92,12 +99,12 @@ func (q *Queue) Complete(ctx context.Context, j Job, r Result) error {
 	now := formatTime(q.Now())
 	res, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'done', lease_until = NULL, last_error = '',
 		start_off = ?, end_off = ?, tokens_in = ?, tokens_out = ?, facts = ?, finished = ?, skipped = ?
-		WHERE id = ? AND state = 'leased'`, r.StartOff, r.EndOff, r.TokensIn, r.TokensOut, r.Facts, now, r.Skipped, j.ID)
+		WHERE id = ? AND state = 'leased' AND attempts = ?`, r.StartOff, r.EndOff, r.TokensIn, r.TokensOut, r.Facts, now, r.Skipped, j.ID, j.Attempts)
 	if err != nil {
 		return fmt.Errorf("queue: complete %d: %w", j.ID, err)
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
-		return fmt.Errorf("queue: complete %d: the job is no longer leased", j.ID)
+		return fmt.Errorf("queue: complete %d: %w", j.ID, ErrLeaseLost)
 	}
 	parts := append([]Part{{Session: j.Session, Transcript: j.Transcript, EndOff: r.EndOff}}, r.Parts...)
 	for _, p := range parts {
@@ -120,10 +127,33 @@ func (q *Queue) Fail(ctx context.Context, j Job, cause error, maxAttempts int) e
 	if j.Attempts >= maxAttempts {
 		state, next = "dead", sql.NullString{}
 	}
-	_, err := q.db.ExecContext(ctx, `UPDATE jobs SET state = ?, next_try = ?, lease_until = NULL, last_error = ?
-		WHERE id = ?`, state, next, cause.Error(), j.ID)
+	return q.leased(ctx, j, "fail", `UPDATE jobs SET state = ?, next_try = ?, lease_until = NULL, last_error = ?
+		WHERE id = ? AND state = 'leased' AND attempts = ?`, state, next, cause.Error(), j.ID, j.Attempts)
+}
+
+// Renew extends the lease of a job the caller holds to d from now. It
+// returns [ErrLeaseLost] when the caller's lease is gone.
+func (q *Queue) Renew(ctx context.Context, j Job, d time.Duration) error {
+	return q.leased(ctx, j, "renew", `UPDATE jobs SET lease_until = ?
+		WHERE id = ? AND state = 'leased' AND attempts = ?`, formatTime(q.Now().Add(d)), j.ID, j.Attempts)
+}
+
+// Release gives back a job the caller holds and has not finished (the
+// worker is stopping): it is pending again, and the attempt does not count.
+func (q *Queue) Release(ctx context.Context, j Job) error {
+	return q.leased(ctx, j, "release", `UPDATE jobs SET state = 'pending', attempts = attempts - 1, lease_until = NULL
+		WHERE id = ? AND state = 'leased' AND attempts = ?`, j.ID, j.Attempts)
+}
+
+// leased runs an update of a job the caller leased: its attempts say
+// which lease is the caller's.
+func (q *Queue) leased(ctx context.Context, j Job, op, query string, args ...any) error {
+	res, err := q.db.ExecContext(ctx, query, args...)
 	if err != nil {
-		return fmt.Errorf("queue: fail %d: %w", j.ID, err)
+		return fmt.Errorf("queue: %s %d: %w", op, j.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return fmt.Errorf("queue: %s %d: %w", op, j.ID, ErrLeaseLost)
 	}
 	return nil
 }

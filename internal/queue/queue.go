@@ -6,6 +6,8 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +16,6 @@ import (
 	_ "modernc.org/sqlite" // the database/sql driver
 
 	"github.com/mnemo-dev/mnemo/internal/migration"
-	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // FileName is the queue's file in a state folder.
@@ -32,26 +33,41 @@ type Queue struct {
 }
 
 // Open opens (creating when missing) the queue in stateDir and brings its
-// schema up to date.
-func Open(ctx context.Context, stateDir string) (*Queue, error) {
+// schema up to date. A queue.db that is not a database, is damaged or was
+// truncated is set aside (queue.db.damaged-<time>, kept for inspection)
+// and a new one made: the warning on log (which may be nil) names the
+// sessions it held to ingest again, and [Damages] keeps them for doctor.
+func Open(ctx context.Context, stateDir string, log *slog.Logger) (*Queue, error) {
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
 	if err := os.MkdirAll(stateDir, 0o755); err != nil {
 		return nil, fmt.Errorf("queue: %w", err)
 	}
 	path := filepath.Join(stateDir, FileName)
-	// busy_timeout: a hook and the worker write at once; _txlock=immediate
-	// takes the write lock at BEGIN so two writers never deadlock upgrading.
-	dsn := sqlitefile.URI(path, "_pragma=busy_timeout(5000)&_pragma=journal_mode(wal)"+
-		"&_pragma=synchronous(normal)&_txlock=immediate")
-	db, err := sql.Open("sqlite", dsn)
+	q := &Queue{path: path, Now: time.Now}
+	db, err := openOrRepair(ctx, path, q.Now, log)
 	if err != nil {
 		return nil, fmt.Errorf("queue: open %s: %w", path, err)
 	}
-	q := &Queue{db: db, path: path, Now: time.Now}
-	if err := migration.Apply(ctx, db, migrations, "migration"); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("queue: open %s: %w", path, err)
-	}
+	q.db = db
 	return q, nil
+}
+
+// migrateAndCheck brings the schema up to date and checks that the file
+// is whole.
+func migrateAndCheck(ctx context.Context, db *sql.DB) error {
+	if err := migration.Apply(ctx, db, migrations, "migration"); err != nil {
+		return err
+	}
+	var res string
+	if err := db.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&res); err != nil {
+		return err
+	}
+	if res != "ok" {
+		return fmt.Errorf("%w: %s", errDamaged, res)
+	}
+	return nil
 }
 
 // Close closes the database.
@@ -164,4 +180,16 @@ func (q *Queue) List(ctx context.Context, states ...string) ([]Job, error) {
 		out = append(out, j)
 	}
 	return out, rows.Err()
+}
+
+// Get returns the job with id, or an error wrapping [ErrNotFound].
+func (q *Queue) Get(ctx context.Context, id int64) (Job, error) {
+	j, err := scanJob(q.db.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Job{}, fmt.Errorf("queue: job %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Job{}, fmt.Errorf("queue: job %d: %w", id, err)
+	}
+	return j, nil
 }

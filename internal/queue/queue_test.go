@@ -15,7 +15,7 @@ func (c *clock) advance(d time.Duration) { c.t = c.t.Add(d) }
 
 func mustOpen(t *testing.T) (*Queue, *clock) {
 	t.Helper()
-	q, err := Open(context.Background(), t.TempDir())
+	q, err := Open(context.Background(), t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestSpend(t *testing.T) {
 func TestMigrate(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	q, err := Open(ctx, dir)
+	q, err := Open(ctx, dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestMigrate(t *testing.T) {
 	}
 	q.Close()
 	for range 2 {
-		q, err = Open(ctx, dir)
+		q, err = Open(ctx, dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,7 +26,7 @@ func TestScrubEnvKeepsModelAccess(t *testing.T) {
 func TestOpenOddPath(t *testing.T) {
 	for _, name := range []string{"h#x", "h?x", "100%"} {
 		dir := filepath.Join(t.TempDir(), name, "state")
-		q, err := Open(context.Background(), dir)
+		q, err := Open(context.Background(), dir, nil)
 		if err != nil {
 			t.Fatalf("Open(%q) = %v", dir, err)
 		}

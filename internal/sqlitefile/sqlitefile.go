@@ -1,6 +1,3 @@
-// Package sqlitefile names an SQLite database file for modernc.org/sqlite:
-// one escaping of the path for every database mnemo owns, so that a path
-// holding '?', '#' or '%' names the file it says and nothing else.
 package sqlitefile
 
 import "strings"

@@ -2,7 +2,9 @@ package vault
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -20,29 +22,53 @@ func LockPath(stateDir string) string { return filepath.Join(stateDir, "vault.lo
 const lockRetry = 5 * time.Millisecond
 
 // Lock takes the vault's writer lock, waiting until ctx ends, and returns
-// the function that releases it. The lock is an advisory file lock, so it
-// serializes writers in every process; a mutex serializes this process's
-// goroutines too, which file locks (and the race detector) cannot see.
-// Taking the lock sweeps temp files that a crashed writer left.
+// the function that releases it. The lock is an advisory lock on the vault
+// folder itself where the system has one ([lockFolder]), else on the lock
+// file in the state folder; so it serializes writers in every process,
+// and a lock on the folder holds even when the state folder is deleted
+// under a writer. A mutex serializes this process's goroutines too, which
+// file locks (and the race detector) cannot see. Taking the lock sweeps
+// temp files that a crashed writer left.
 func (v *Vault) Lock(ctx context.Context) (unlock func(), err error) {
-	if err := os.MkdirAll(filepath.Dir(v.lockPath), 0o755); err != nil {
-		return nil, fmt.Errorf("vault: lock: %w", err)
-	}
 	v.mu.Lock()
-	fl := flock.New(v.lockPath)
-	ok, err := fl.TryLockContext(ctx, lockRetry)
-	if err != nil || !ok {
+	release, err := lockFolder(ctx, v.Dir)
+	if errors.Is(err, errNoFolderLock) {
+		release, err = v.lockFile(ctx)
+	}
+	if err != nil {
 		v.mu.Unlock()
-		if err == nil {
-			err = ctx.Err()
-		}
-		return nil, fmt.Errorf("vault: lock %s: %w", v.lockPath, err)
+		return nil, fmt.Errorf("vault: lock %s: %w", v.display, err)
 	}
 	v.sweepLocked()
 	return func() {
-		fl.Unlock()
+		release()
 		v.mu.Unlock()
 	}, nil
+}
+
+// errNoFolderLock says the system or file system cannot lock a folder.
+var errNoFolderLock = errors.New("cannot lock a folder here")
+
+// lockFile takes the lock file in the state folder, made when missing
+// (again when the folder is deleted while it waits).
+func (v *Vault) lockFile(ctx context.Context) (unlock func(), err error) {
+	for {
+		if err := os.MkdirAll(filepath.Dir(v.lockPath), 0o755); err != nil {
+			return nil, err
+		}
+		fl := flock.New(v.lockPath)
+		ok, err := fl.TryLockContext(ctx, lockRetry)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil || !ok {
+			if err == nil {
+				err = ctx.Err()
+			}
+			return nil, err
+		}
+		return func() { fl.Unlock() }, nil
+	}
 }
 
 // sweepLocked removes temp files left by writers that died mid-write. Every

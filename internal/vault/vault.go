@@ -65,8 +65,9 @@ type fileStat struct {
 	ino   uint64
 }
 
-// Open opens the vault in dir. lockFile is the cross-process writer lock;
-// it lives in the state folder so that it never enters the vault's git.
+// Open opens the vault in dir. lockFile is the cross-process writer lock
+// where the folder itself cannot be locked ([Vault.Lock]); it lives in the
+// state folder so that it never enters the vault's git.
 func Open(dir, lockFile string) (*Vault, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {

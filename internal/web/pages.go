@@ -77,7 +77,7 @@ type activityData struct {
 
 func (s *Server) activity(w http.ResponseWriter, r *http.Request) {
 	d := activityData{Running: queue.WorkerRunning(s.cfg.State)}
-	q, err := queue.Open(r.Context(), s.cfg.State)
+	q, err := queue.Open(r.Context(), s.cfg.State, nil)
 	if err != nil {
 		d.Err = err.Error()
 		s.render(w, r, "activity", view{Title: "Activity", Nav: "activity", Data: d})

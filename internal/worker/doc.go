@@ -10,6 +10,10 @@
 // rather than an instruction. A job the extractor skips on purpose (too
 // little work, a budget spent) is done with its reason recorded, and its
 // session is read again whole by its next job; a session too short for a
-// model still keeps what the person asked to remember. One worker runs per state folder (a file lock says which); it
-// exits when the queue has been empty for a while.
+// model still keeps what the person asked to remember.
+//
+// One worker runs per state folder (a file lock says which); it renews
+// the lease of the job in hand while it runs, and exits when the queue has
+// been empty for a while, when its context ends (SIGTERM, SIGINT: the job
+// in hand is given back), or when its state folder is deleted.
 package worker

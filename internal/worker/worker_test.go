@@ -63,7 +63,7 @@ func newProject(t *testing.T) *project {
 	p := &project{root: t.TempDir(), state: t.TempDir(), user: t.TempDir()}
 	vault.Create(filepath.Join(p.root, ".memory"))
 	vault.Create(p.user)
-	q, err := queue.Open(context.Background(), p.state)
+	q, err := queue.Open(context.Background(), p.state, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv("MNEMO_TEST_WORKER"); spec != "" {
 		var root, state, user string
 		fmt.Sscan(spec, &root, &state, &user)
-		q, err := queue.Open(context.Background(), state)
+		q, err := queue.Open(context.Background(), state, nil)
 		if err != nil {
 			os.Exit(1)
 		}

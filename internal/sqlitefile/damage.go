@@ -1,0 +1,58 @@
+package sqlitefile
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// IsDamaged reports whether err says the file is not an SQLite database
+// or is damaged beyond use (SQLITE_NOTADB, SQLITE_CORRUPT).
+func IsDamaged(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	code := se.Code() & 0xff
+	return code == sqlite3.SQLITE_NOTADB || code == sqlite3.SQLITE_CORRUPT
+}
+
+// companions are the files SQLite keeps beside a database: they belong to
+// it and go where it goes.
+var companions = []string{"", "-wal", "-shm", "-journal"}
+
+// asideLayout names a set-aside file by the moment it was set aside, in
+// UTC, so that two damages never share a name and the names sort by time.
+const asideLayout = "20060102T150405.000Z"
+
+// SetAside renames the damaged database at path, and the WAL, shared
+// memory and journal files beside it, to path + ".damaged-<time>" (with
+// their suffixes), where a person can inspect them; the database is gone
+// from path, for its owner to create anew. It returns the new name of the
+// database.
+func SetAside(path string, now time.Time) (string, error) {
+	aside := path + ".damaged-" + strings.Replace(now.UTC().Format(asideLayout), ".", "", 1)
+	for _, suffix := range companions {
+		err := os.Rename(path+suffix, aside+suffix)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("set aside damaged %s: %w", path, err)
+		}
+	}
+	return aside, nil
+}
+
+// Remove deletes a database file and its WAL, shared-memory and
+// rollback journal files.
+func Remove(path string) error {
+	for _, suffix := range companions {
+		if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}

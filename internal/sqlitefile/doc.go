@@ -1,0 +1,7 @@
+// Package sqlitefile is what every database file mnemo owns has in
+// common: one escaping of the path for modernc.org/sqlite, so that a path
+// holding '?', '#' or '%' names the file it says and nothing else; one
+// test of whether an error means the file is damaged; and one way to set a
+// damaged file aside (kept for inspection, named by the time) so that its
+// owner can start it anew.
+package sqlitefile

@@ -1,0 +1,139 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"github.com/mnemo-dev/mnemo/internal/queue"
+)
+
+// blockingWorker is a worker of p whose Process signals started, then
+// returns when ctx ends or release is closed.
+func blockingWorker(p *project, lease time.Duration, started chan<- queue.Job, release <-chan struct{}) *Worker {
+	return &Worker{StateDir: p.state, Queue: p.q, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now,
+		Lease: lease, Poll: 10 * time.Millisecond,
+		Process: func(ctx context.Context, j queue.Job) (queue.Result, error) {
+			started <- j
+			select {
+			case <-ctx.Done():
+				return queue.Result{}, ctx.Err()
+			case <-release:
+				return queue.Result{}, nil
+			}
+		}}
+}
+
+// TestStopReleasesJob: a worker whose context ends in the middle of a job
+// (SIGTERM, SIGINT) gives the job back, its attempt not counted, and lets
+// go of its lock; the record is made though the worker's context is done.
+func TestStopReleasesJob(t *testing.T) {
+	p := newProject(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	id, _ := p.q.Enqueue(ctx, queue.Job{Session: "s1", Transcript: "/t/s1.jsonl", Event: "session-end"})
+	started := make(chan queue.Job, 1)
+	w := blockingWorker(p, time.Minute, started, nil)
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx) }()
+	<-started
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Run after its context ended = %v, want nil", err)
+	}
+	j, err := p.q.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.State != "pending" || j.Attempts != 0 {
+		t.Errorf("job after the worker stopped: state %s, attempts %d; want pending, 0", j.State, j.Attempts)
+	}
+	fl := flock.New(filepath.Join(p.state, queue.WorkerLockFile))
+	if ok, err := fl.TryLock(); !ok || err != nil {
+		t.Errorf("the worker lock is still held after Run returned (%v, %v)", ok, err)
+	}
+	fl.Unlock()
+}
+
+// TestLeaseRenewed: a job that runs longer than its lease keeps it (the
+// worker renews it), so no other worker takes it, and it is done once.
+func TestLeaseRenewed(t *testing.T) {
+	p := newProject(t)
+	ctx := context.Background()
+	id, _ := p.q.Enqueue(ctx, queue.Job{Session: "s1", Transcript: "/t/s1.jsonl", Event: "session-end"})
+	started, release := make(chan queue.Job, 1), make(chan struct{})
+	lease := 300 * time.Millisecond
+	w := blockingWorker(p, lease, started, release)
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx) }()
+	<-started
+	other, err := queue.Open(ctx, p.state, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	for range 3 { // three leases long
+		time.Sleep(lease)
+		if j, ok, _ := other.Lease(ctx, lease); ok {
+			t.Fatalf("another worker leased job %d while its worker ran it", j.ID)
+		}
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if j, _ := p.q.Get(ctx, id); j.State != "done" || j.Attempts != 1 {
+		t.Errorf("job: state %s, attempts %d; want done, 1", j.State, j.Attempts)
+	}
+}
+
+// TestKilledWorkersJobTaken: the job of a worker that stopped renewing
+// (killed) is taken by the next worker once its short lease ends.
+func TestKilledWorkersJobTaken(t *testing.T) {
+	p := newProject(t)
+	ctx := context.Background()
+	id, _ := p.q.Enqueue(ctx, queue.Job{Session: "s1", Transcript: "/t/s1.jsonl", Event: "session-end"})
+	if _, ok, _ := p.q.Lease(ctx, queue.DefaultLease); !ok { // the worker that is then killed
+		t.Fatal("no job to lease")
+	}
+	c := &clock{time.Now()}
+	p.q.Now = c.now
+	c.advance(queue.DefaultLease)
+	j, ok, err := p.q.Lease(ctx, queue.DefaultLease)
+	if err != nil || !ok || j.ID != id {
+		t.Errorf("Lease %v after the lease = %v, %v, %v; want job %d again", queue.DefaultLease, j.ID, ok, err, id)
+	}
+	if queue.DefaultLease > 30*time.Second {
+		t.Errorf("DefaultLease = %v: a killed worker's job waits that long", queue.DefaultLease)
+	}
+}
+
+// TestStateGone: a worker whose state folder is deleted under it stops.
+func TestStateGone(t *testing.T) {
+	p := newProject(t)
+	ctx := context.Background()
+	w := blockingWorker(p, time.Minute, nil, nil)
+	w.Idle = time.Minute
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for !queue.WorkerRunning(p.state) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	os.Remove(filepath.Join(p.state, queue.WorkerLockFile))
+	if err := <-done; !errors.Is(err, ErrStateGone) {
+		t.Errorf("Run = %v, want ErrStateGone", err)
+	}
+}
+
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time          { return c.t }
+func (c *clock) advance(d time.Duration) { c.t = c.t.Add(d) }
