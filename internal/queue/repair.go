@@ -62,9 +62,12 @@ const openLock = FileName + ".lock"
 func openOrRepair(ctx context.Context, path string, now func() time.Time, log *slog.Logger) (*sql.DB, error) {
 	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
 		db, err := openDB(ctx, path)
-		if err == nil || !damaged(err) {
+		if err == nil || ctx.Err() != nil {
 			return db, err
 		}
+		// Damaged, or another process is setting the file aside under
+		// us (its -wal and -shm moved: an I/O error): try again under the
+		// lock, where a repair has finished.
 	}
 	unlock, err := lockOpen(ctx, path)
 	if err != nil {
