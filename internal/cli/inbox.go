@@ -25,7 +25,11 @@ func (f *Factory) inbox() (*consolidate.Inbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	return in.ShareRejections(p.VaultDir()), nil
+	dir, err := p.Vault()
+	if err != nil {
+		return nil, vaultRefused(err)
+	}
+	return in.ShareRejections(dir), nil
 }
 
 func newInboxCmd(f *Factory) *cobra.Command {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/project"
 	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
@@ -260,16 +261,10 @@ func (v *Vault) readFile(file string, fi fs.FileInfo, err error) ([]byte, error)
 
 // checkSymlink refuses a link whose target is not inside the vault.
 func (v *Vault) checkSymlink(path string) error {
-	target, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return fmt.Errorf("broken symlink: %w", err)
-	}
-	root, err := filepath.EvalSymlinks(v.Dir)
-	if err != nil {
-		return err
-	}
-	if r, err := filepath.Rel(root, target); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	if _, err := project.Inside(v.Dir, path); errors.Is(err, project.ErrOutside) {
 		return ErrOutside
+	} else if err != nil {
+		return err
 	}
 	return nil
 }
