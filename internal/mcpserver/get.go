@@ -72,6 +72,9 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (
 	if err != nil {
 		return nil, getOutput{}, err
 	}
+	if err := refuseInvalid(memoryName(in.Name), f.m); err != nil {
+		return nil, getOutput{}, err
+	}
 	start, err := offset(in.Cursor)
 	if err != nil {
 		return nil, getOutput{}, err
@@ -125,7 +128,7 @@ func (s *Server) linksOf(m *memory.Memory) []linked {
 		if len(out) == maxLinksShow {
 			break
 		}
-		if f, err := s.find(name); err == nil {
+		if f, err := s.find(name); err == nil && refuseInvalid(name, f.m) == nil {
 			out = append(out, linked{Name: name, Description: f.m.Description})
 		} else {
 			out = append(out, linked{Name: name, Missing: true})

@@ -101,7 +101,7 @@ func (s *Server) list(_ context.Context, _ *mcp.CallToolRequest, in listInput) (
 // listVault lists the memories of one vault that pass the filters.
 func (s *Server) listVault(where string, v *vault.Vault, in listInput) []listed {
 	var out []listed
-	for _, e := range s.entries(v) {
+	for _, e := range s.validEntries(v) {
 		m := e.Memory
 		status := string(m.Status)
 		if status == "" {
