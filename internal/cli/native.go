@@ -21,13 +21,7 @@ type native struct {
 }
 
 // review says why a native waits for review, as the inbox shows it.
-func (n native) review() string {
-	s := "not reviewed: written outside mnemo"
-	if p := n.Problem(); p != "" {
-		s += "; " + p
-	}
-	return s
-}
+func (n native) review() string { return n.Review() }
 
 // natives lists the unreviewed memory files of the project and user
 // vaults; a vault that does not exist has none.
