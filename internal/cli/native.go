@@ -70,7 +70,7 @@ func reviewCheck(f *Factory) check {
 // source, and MEMORY.md lists it.
 func approveNative(ctx context.Context, n native) (string, error) {
 	_, err := n.v.Update(ctx, n.Name, func(m *memory.Memory) error {
-		m.Source = memory.SourceNative
+		m.Approve()
 		return nil
 	})
 	if err != nil {

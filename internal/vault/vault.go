@@ -51,6 +51,8 @@ type Vault struct {
 
 	cacheMu sync.Mutex // guards following
 	cache   map[string]cached
+
+	vouches vouches // the writes mnemo made here: see vouch.go
 }
 
 // cached is a parsed memory file with the stat it was parsed at, so that
@@ -138,10 +140,11 @@ func (v *Vault) List() (entries []Entry, problems []error) {
 	}, len(names))
 	var wg sync.WaitGroup
 	work := make(chan int)
+	blobs := v.onceBlobs()                // git is asked once, and only when a file needs it
 	for range 4 * runtime.GOMAXPROCS(0) { // file reads block in syscalls: overlap them
 		wg.Go(func() {
 			for i := range work {
-				results[i].m, results[i].err = v.load(names[i])
+				results[i].m, results[i].err = v.loadWith(names[i], blobs)
 			}
 		})
 	}
@@ -175,7 +178,11 @@ func (v *Vault) Load(name string) (*memory.Memory, error) {
 	return v.load(name)
 }
 
-func (v *Vault) load(name string) (*memory.Memory, error) {
+func (v *Vault) load(name string) (*memory.Memory, error) { return v.loadWith(name, v.onceBlobs()) }
+
+// loadWith is load, asking blobs for git's HEAD when the file's header
+// needs vouching for ([Vault.disownForged]).
+func (v *Vault) loadWith(name string, blobs func() map[string]string) (*memory.Memory, error) {
 	path := v.Path(name)
 	v.cacheMu.Lock()
 	c, cachedBefore := v.cache[name]
@@ -203,7 +210,10 @@ func (v *Vault) load(name string) (*memory.Memory, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vault: %w", err)
 	}
-	if st != (fileStat{}) {
+	v.disownForged(name, data, m, blobs)
+	// A disowned file is checked again on every read: a commit can vouch
+	// for it without changing it.
+	if st != (fileStat{}) && (m.Reviewed() || m.Source == "") {
 		v.cacheMu.Lock()
 		if v.cache == nil {
 			v.cache = make(map[string]cached)

@@ -70,8 +70,14 @@ func (v *Vault) CreateLocked(m *memory.Memory) error {
 		}
 		return fmt.Errorf("vault: %w", &FileError{Path: v.rel(file), Err: err})
 	}
-	if err := atomicfile.WriteFile(v.Path(m.Name), m.Render(), filePerm); err != nil {
+	data := m.Render()
+	if err := atomicfile.WriteFile(v.Path(m.Name), data, filePerm); err != nil {
 		return fmt.Errorf("vault: %w", err)
+	}
+	// A memory read from a file mnemo did not vouch for (renamed, say)
+	// stays disowned in its new file.
+	if m.Reviewed() || m.Source == "" {
+		v.vouch(data) // a failed record disowns the file until approved: the safe side
 	}
 	return nil
 }
@@ -141,6 +147,11 @@ func (v *Vault) UpdateLocked(name string, fn func(*memory.Memory) error) (*memor
 	if err != nil {
 		return nil, err
 	}
+	// An update keeps the file's standing: one mnemo vouched for stays
+	// vouched for; one it did not (the agent wrote it, header and all)
+	// stays disowned whatever the update writes into its header, unless a
+	// person approves it. So no edit launders a forged source.
+	vouched := m.Reviewed()
 	before := m.Render()
 	if err := fn(m); errors.Is(err, ErrNoChange) {
 		return m, nil
@@ -155,10 +166,18 @@ func (v *Vault) UpdateLocked(name string, fn func(*memory.Memory) error) (*memor
 	}
 	after := m.Render()
 	if bytes.Equal(before, after) {
+		if m.Approved() {
+			v.vouch(after)
+		}
 		return m, nil
 	}
 	if err := atomicfile.WriteFileLike(v.Path(name), after, fi); err != nil {
 		return nil, fmt.Errorf("vault: %w", err)
+	}
+	if vouched || m.Approved() {
+		v.vouch(after) // a failed record disowns the file until approved: the safe side
+	} else if m.Source != "" {
+		m.Disown()
 	}
 	return m, nil
 }
