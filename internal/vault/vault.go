@@ -140,11 +140,11 @@ func (v *Vault) List() (entries []Entry, problems []error) {
 	}, len(names))
 	var wg sync.WaitGroup
 	work := make(chan int)
-	blobs := v.onceBlobs()                // git is asked once, and only when a file needs it
+	ps := v.newPass(true)                 // the list of writes is read once, git asked at most once
 	for range 4 * runtime.GOMAXPROCS(0) { // file reads block in syscalls: overlap them
 		wg.Go(func() {
 			for i := range work {
-				results[i].m, results[i].err = v.loadWith(names[i], blobs)
+				results[i].m, results[i].err = v.loadWith(names[i], ps)
 			}
 		})
 	}
@@ -153,6 +153,7 @@ func (v *Vault) List() (entries []Entry, problems []error) {
 	}
 	close(work)
 	wg.Wait()
+	ps.done()
 	for i, r := range results {
 		if r.err != nil {
 			problems = append(problems, r.err)
@@ -178,11 +179,15 @@ func (v *Vault) Load(name string) (*memory.Memory, error) {
 	return v.load(name)
 }
 
-func (v *Vault) load(name string) (*memory.Memory, error) { return v.loadWith(name, v.onceBlobs()) }
+func (v *Vault) load(name string) (*memory.Memory, error) {
+	ps := v.newPass(false)
+	defer ps.done()
+	return v.loadWith(name, ps)
+}
 
-// loadWith is load, asking blobs for git's HEAD when the file's header
-// needs vouching for ([Vault.disownForged]).
-func (v *Vault) loadWith(name string, blobs func() map[string]string) (*memory.Memory, error) {
+// loadWith is load within a pass, which vouches for the file's header
+// ([pass.disownForged]).
+func (v *Vault) loadWith(name string, ps *pass) (*memory.Memory, error) {
 	path := v.Path(name)
 	v.cacheMu.Lock()
 	c, cachedBefore := v.cache[name]
@@ -210,7 +215,7 @@ func (v *Vault) loadWith(name string, blobs func() map[string]string) (*memory.M
 	if err != nil {
 		return nil, fmt.Errorf("vault: %w", err)
 	}
-	v.disownForged(name, data, m, blobs)
+	ps.disownForged(name, data, m)
 	// A disowned file is checked again on every read: a commit can vouch
 	// for it without changing it.
 	if st != (fileStat{}) && (m.Reviewed() || m.Source == "") {

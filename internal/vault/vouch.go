@@ -55,17 +55,28 @@ func (v *Vault) writtenPath() string {
 // vouch records that mnemo wrote data to a memory file of the vault. It
 // fails only the record, never the write it follows: the file is then
 // disowned until a person approves it, which is the safe side.
-func (v *Vault) vouch(data ...[]byte) error {
+func (v *Vault) vouch(data ...[]byte) error { return v.record(true, data...) }
+
+// record appends the digests of data to the list of writes. With seed, a
+// vault without a list yet gets one that starts with its files as they
+// are (see [pass]): a first write must not disown them.
+func (v *Vault) record(seed bool, data ...[]byte) error {
 	path := v.writtenPath()
-	if path == "" || len(data) == 0 {
+	if path == "" {
+		return nil
+	}
+	if _, err := os.Stat(path); seed && errors.Is(err, fs.ErrNotExist) {
+		data = append(append(data, v.folderFiles()...), nil)
+	}
+	if len(data) == 0 {
 		return nil
 	}
 	var b strings.Builder
 	for _, d := range data {
 		b.WriteString(digest(d) + "\n")
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("vault: record a write: %w", err)
+	if _, err := os.Stat(filepath.Dir(path)); err != nil {
+		return nil // no state folder: a read (doctor's) creates none, and a write has one (its lock)
 	}
 	// One write of whole lines, appended: several writers interleave
 	// lines, never bytes.
@@ -74,6 +85,10 @@ func (v *Vault) vouch(data ...[]byte) error {
 		return fmt.Errorf("vault: record a write: %w", err)
 	}
 	_, err = f.WriteString(b.String())
+	var fi fs.FileInfo
+	if err == nil {
+		fi, err = f.Stat()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -85,37 +100,38 @@ func (v *Vault) vouch(data ...[]byte) error {
 		for _, d := range data {
 			v.vouches.hashes[digest(d)] = true
 		}
+		// The list as read plus these lines is the file, unless another
+		// process appended too: then the next read reads it again.
+		if fi.Size() == v.vouches.size+int64(b.Len()) {
+			v.vouches.size = fi.Size()
+		}
 	}
 	v.vouches.mu.Unlock()
 	return nil
 }
 
-// vouchedHashes returns the digests of mnemo's writes. The first time a
-// vault is read on a machine (no list yet: a fresh state folder, or a
-// build from before the list) every memory file there is taken as
-// vouched for, so that an upgrade disowns nothing it had trusted.
-func (v *Vault) vouchedHashes() map[string]bool {
+// vouchedHashes returns the digests of mnemo's writes, or ok false when
+// the vault has no list yet on this machine (a fresh state folder, or a
+// build from before the list).
+func (v *Vault) vouchedHashes() (hashes map[string]bool, ok bool) {
 	path := v.writtenPath()
 	v.vouches.mu.Lock()
 	defer v.vouches.mu.Unlock()
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		v.vouches.mu.Unlock()
-		v.seed()
-		v.vouches.mu.Lock()
-		fi, err = os.Stat(path)
+		return nil, false
 	}
 	if err != nil {
-		return v.vouches.hashes // nil when never read: nothing vouched for
+		return v.vouches.hashes, true // nil when never read: nothing vouched for
 	}
 	if v.vouches.hashes != nil && fi.Size() == v.vouches.size {
-		return v.vouches.hashes
+		return v.vouches.hashes, true
 	}
 	data, err := safefile.Read(path, maxWrittenFile)
 	if err != nil {
-		return v.vouches.hashes
+		return v.vouches.hashes, true
 	}
-	hashes := make(map[string]bool)
+	hashes = make(map[string]bool)
 	sc := bufio.NewScanner(strings.NewReader(string(data)))
 	for sc.Scan() {
 		if line := sc.Text(); len(line) == sha256.Size*2 {
@@ -123,14 +139,57 @@ func (v *Vault) vouchedHashes() map[string]bool {
 		}
 	}
 	v.vouches.hashes, v.vouches.size = hashes, int64(len(data))
-	return hashes
+	return hashes, true
 }
 
-// seed starts the list of writes with the memory files there are now.
-func (v *Vault) seed() {
+// A pass is one read of the vault's files (a List, or a Load): it reads
+// the list of writes once and asks git at most once. The first time a
+// vault is read on a machine (no list yet) every memory file there is
+// taken as vouched for and the list starts with them, so that an upgrade
+// disowns nothing it had trusted.
+type pass struct {
+	v       *Vault
+	hashes  map[string]bool
+	seeding bool // no list yet: the files read are the first
+	blobs   func() map[string]string
+
+	mu   sync.Mutex // guards seen
+	seen [][]byte   // while seeding: the files read, for the list
+}
+
+// newPass starts a read of the vault; whole says that it reads every file
+// (a List), else a pass without a list seeds it from the folder first.
+func (v *Vault) newPass(whole bool) *pass {
+	p := &pass{v: v, blobs: sync.OnceValue(v.headBlobs)}
+	if v.writtenPath() == "" {
+		return p
+	}
+	hashes, ok := v.vouchedHashes()
+	switch {
+	case ok:
+		p.hashes = hashes
+	case whole:
+		p.seeding = true
+	default:
+		v.record(true) // the list, started from the folder
+		p.hashes, _ = v.vouchedHashes()
+	}
+	return p
+}
+
+// done ends the pass: a seeding pass writes the list it started.
+func (p *pass) done() {
+	if p.seeding {
+		p.v.record(false, append(p.seen, nil)...) // nil: the empty file's line, so that an empty vault still gets its list
+	}
+}
+
+// folderFiles returns the content of the vault's memory files, for the
+// start of its list of writes.
+func (v *Vault) folderFiles() [][]byte {
 	des, err := os.ReadDir(v.Dir)
 	if err != nil {
-		return
+		return nil
 	}
 	var all [][]byte
 	for _, de := range des {
@@ -141,22 +200,27 @@ func (v *Vault) seed() {
 			all = append(all, data)
 		}
 	}
-	all = append(all, nil) // the empty file's line, so that an empty vault still gets its list
-	v.vouch(all...)
+	return all
 }
 
 // disownForged disowns m, read from the file name.md with content data,
 // when its header names a source that mnemo cannot vouch for. git is
-// asked (once per call of blobs) only about files not in the list.
-func (v *Vault) disownForged(name string, data []byte, m *memory.Memory, blobs func() map[string]string) {
-	if m.Source == "" || v.writtenPath() == "" {
+// asked (once per pass) only about files not in the list.
+func (p *pass) disownForged(name string, data []byte, m *memory.Memory) {
+	if m.Source == "" || p.v.writtenPath() == "" {
 		return // a native write says so itself; a vault without state vouches by header
 	}
-	if v.vouchedHashes()[digest(data)] {
+	if p.seeding {
+		p.mu.Lock()
+		p.seen = append(p.seen, data)
+		p.mu.Unlock()
 		return
 	}
-	if oid, ok := blobs()[name+".md"]; ok && oid == gitBlobID(data, len(oid)) {
-		v.vouch(data) // committed: the next read need not ask git
+	if p.hashes[digest(data)] {
+		return
+	}
+	if oid, ok := p.blobs()[name+".md"]; ok && oid == gitBlobID(data, len(oid)) {
+		p.v.vouch(data) // committed: the next read need not ask git
 		return
 	}
 	m.Disown()
@@ -191,10 +255,6 @@ func (v *Vault) treeBlobs(rev string, blobs map[string]string) {
 		}
 	}
 }
-
-// onceBlobs returns a function that asks git for [Vault.headBlobs] on its
-// first call only.
-func (v *Vault) onceBlobs() func() map[string]string { return sync.OnceValue(v.headBlobs) }
 
 // gitBlobID is git's object id of a file holding data: SHA-1, or SHA-256
 // in a repository of that format (an id of 64 hex digits).
