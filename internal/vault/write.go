@@ -71,13 +71,14 @@ func (v *Vault) CreateLocked(m *memory.Memory) error {
 		return fmt.Errorf("vault: %w", &FileError{Path: v.rel(file), Err: err})
 	}
 	data := m.Render()
-	if err := atomicfile.WriteFile(v.Path(m.Name), data, filePerm); err != nil {
-		return fmt.Errorf("vault: %w", err)
-	}
-	// A memory read from a file mnemo did not vouch for (renamed, say)
-	// stays disowned in its new file.
+	// Recorded before the write, so that a writer killed between the two
+	// leaves no file of its own disowned. A memory read from a file mnemo
+	// did not vouch for (renamed, say) stays disowned in its new file.
 	if m.Reviewed() || m.Source == "" {
 		v.vouch(data) // a failed record disowns the file until approved: the safe side
+	}
+	if err := atomicfile.WriteFile(v.Path(m.Name), data, filePerm); err != nil {
+		return fmt.Errorf("vault: %w", err)
 	}
 	return nil
 }
@@ -171,13 +172,13 @@ func (v *Vault) UpdateLocked(name string, fn func(*memory.Memory) error) (*memor
 		}
 		return m, nil
 	}
-	if err := atomicfile.WriteFileLike(v.Path(name), after, fi); err != nil {
-		return nil, fmt.Errorf("vault: %w", err)
-	}
 	if vouched || m.Approved() {
-		v.vouch(after) // a failed record disowns the file until approved: the safe side
+		v.vouch(after) // before the write, as in CreateLocked
 	} else if m.Source != "" {
 		m.Disown()
+	}
+	if err := atomicfile.WriteFileLike(v.Path(name), after, fi); err != nil {
+		return nil, fmt.Errorf("vault: %w", err)
 	}
 	return m, nil
 }
