@@ -47,7 +47,8 @@ the state folder, never in the vault, so nothing unreviewed reaches
 MEMORY.md or a commit.
 
 Then the memory files written into a vault outside mnemo (by Claude Code's
-own auto memory, or by hand: files whose header has no source), marked
+own auto memory, or by hand: files whose header names no source, or a source
+that mnemo did not write and git does not hold), marked
 "not reviewed", with any instruction or secret they hold. MEMORY.md and the
 hooks leave them out until they are approved.
 
