@@ -16,6 +16,7 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/extract"
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/project"
 	"github.com/mnemo-dev/mnemo/internal/queue"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
@@ -139,6 +140,10 @@ func hookPlaces(reg agent.Registration) string {
 
 func vaultCheck(f *Factory, name string, user bool) check {
 	v, err := f.Vault(user)
+	var refused *project.VaultError
+	if errors.As(err, &refused) {
+		return check{Name: name, Status: "fail", Detail: refused.Error(), Fix: refused.Hint()}
+	}
 	if err != nil {
 		return check{Name: name, Status: "fail", Detail: err.Error(), Fix: "mnemo init"}
 	}

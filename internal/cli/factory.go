@@ -82,7 +82,10 @@ func (f *Factory) Vault(user bool) (*vault.Vault, error) {
 		if err != nil {
 			return nil, err
 		}
-		dir, state = p.VaultDir(), p.StateDir()
+		if dir, err = p.Vault(); err != nil {
+			return nil, vaultRefused(err)
+		}
+		state = p.StateDir()
 	}
 	v, err := vault.Open(dir, vault.LockPath(state))
 	if errors.Is(err, vault.ErrNoVault) {
@@ -96,6 +99,15 @@ func (f *Factory) Vault(user bool) (*vault.Vault, error) {
 	}
 	f.vaults[user] = v
 	return v, nil
+}
+
+// vaultRefused adds to a refusal of the project vault what to do instead.
+func vaultRefused(err error) error {
+	var ve *project.VaultError
+	if errors.As(err, &ve) {
+		return withHint(err, ve.Hint())
+	}
+	return err
 }
 
 // StateDir returns the state folder of the project vault, or of the user vault.

@@ -22,15 +22,11 @@ func (f *Factory) inbox() (*consolidate.Inbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := f.Project()
-	if err != nil {
-		return nil, err
-	}
 	v, err := f.Vault(false)
 	if err != nil {
 		return nil, err
 	}
-	return in.ShareRejections(p.VaultDir()).LockWith(v), nil
+	return in.ShareRejections(v.Dir).LockWith(v), nil
 }
 
 // draftsCheck is doctor's count of the drafts waiting for review: the
@@ -67,7 +63,8 @@ closest to it (the one it is about, else the first recall finds). --json
 adds the excerpt of the session it was taken from.
 
 Then the memory files written into a vault outside mnemo (by Claude Code's
-own auto memory, or by hand: files whose header has no source), marked
+own auto memory, or by hand: files whose header names no source, or a source
+that mnemo did not write and git does not hold), marked
 "not reviewed", with any instruction or secret they hold. MEMORY.md and the
 hooks leave them out until they are approved.
 

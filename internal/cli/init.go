@@ -112,6 +112,8 @@ func runInit(ctx context.Context, f *Factory, opts initOptions) error {
 	dir := p.SharedVaultDir()
 	if opts.private {
 		dir = p.PrivateVaultDir()
+	} else if _, err := p.Vault(); err != nil {
+		return vaultRefused(err) // init would write through the symlink
 	}
 	if !p.InGit() {
 		fmt.Fprintf(f.IO.ErrOut, "note: %s is not in a git repository; the vault is made there\n", p.Root)

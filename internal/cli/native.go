@@ -21,13 +21,7 @@ type native struct {
 }
 
 // review says why a native waits for review, as the inbox shows it.
-func (n native) review() string {
-	s := "not reviewed: written outside mnemo"
-	if p := n.Problem(); p != "" {
-		s += "; " + p
-	}
-	return s
-}
+func (n native) review() string { return n.Review() }
 
 // natives lists the unreviewed memory files of the project and user
 // vaults; a vault that does not exist has none.
@@ -76,7 +70,7 @@ func reviewCheck(f *Factory) check {
 // source, and MEMORY.md lists it.
 func approveNative(ctx context.Context, n native) (string, error) {
 	_, err := n.v.Update(ctx, n.Name, func(m *memory.Memory) error {
-		m.Source = memory.SourceNative
+		m.Approve()
 		return nil
 	})
 	if err != nil {

@@ -87,7 +87,11 @@ func scanVaults(f *Factory) ([]scanJSON, []error) {
 	if err != nil {
 		problems = append(problems, err)
 	} else {
-		scan(p.VaultDir(), "project")
+		if dir, err := p.Vault(); err != nil {
+			problems = append(problems, err)
+		} else {
+			scan(dir, "project")
+		}
 		scan(filepath.Join(p.StateDir(), consolidate.InboxFolder), "inbox")
 	}
 	scan(f.Env.UserVaultDir(), "user")

@@ -208,7 +208,7 @@ func openConsolidator(ctx context.Context, f *Factory, cwd string, log *slog.Log
 		db.Close()
 		return nil, nil, err
 	}
-	in.ShareRejections(p.VaultDir())
+	in.ShareRejections(pv.Dir)
 	if cwd == "" {
 		cwd = p.Root
 	}

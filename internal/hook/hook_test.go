@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -210,6 +211,18 @@ func FuzzDecode(f *testing.F) {
 		in, _ := Decode(bytes.NewReader(data))
 		if in.SessionID == "" && in.ConversationID != "" {
 			t.Fatalf("Decode(%q) lost the conversation id", data)
+		}
+		n := len(in.SessionID) + len(in.TranscriptPath) + len(in.Cwd) + len(in.Prompt) + len(in.Source) + len(in.Reason)
+		if n > MaxInput {
+			t.Fatalf("Decode read %d bytes of fields from a reader limited to %d", n, MaxInput)
+		}
+		// What was read reads back the same: the fields are plain values.
+		again, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back, err := Decode(bytes.NewReader(again)); err != nil || !reflect.DeepEqual(back, in) && len(again) <= MaxInput {
+			t.Fatalf("Decode(%q) = %+v, which reads back as %+v, %v", data, in, back, err)
 		}
 	})
 }

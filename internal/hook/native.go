@@ -64,7 +64,7 @@ func checkNatives(ctx context.Context, w *world) nativesCheck {
 	for _, src := range []struct {
 		name, dir, state string
 	}{
-		{"project", w.p.VaultDir(), w.state},
+		{"project", w.vault, w.state},
 		{"user", w.env.UserVaultDir(), w.env.UserStateDir()},
 	} {
 		v, err := vault.Open(src.dir, vault.LockPath(src.state))
@@ -90,7 +90,7 @@ func checkNatives(ctx context.Context, w *world) nativesCheck {
 			}
 		}
 	}
-	c.Conflicted = vault.Conflicted(w.p.VaultDir())
+	c.Conflicted = vault.Conflicted(w.vault)
 	return c
 }
 

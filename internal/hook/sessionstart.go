@@ -155,7 +155,7 @@ func startBudget(w *world) int {
 	} else if err == nil || w.env.Getenv(ContextTokensVar) != "" {
 		w.log.Warn("not a number of tokens: using the default", "var", ContextTokensVar, "default", tokens)
 	}
-	if dir := w.p.VaultDir(); LoadedNatively(w.p, w.env, dir) {
+	if dir := w.vault; LoadedNatively(w.p, w.env, dir) {
 		if data, err := safefile.Read(filepath.Join(dir, vault.IndexFile), vault.MaxIndexFile); err == nil {
 			tokens -= memory.EstimateTokens(string(data))
 		}
@@ -356,7 +356,7 @@ func sortedKeys(m map[index.Key]index.Verdict) []index.Key {
 func addIndexes(br *brief, w *world, s *session) {
 	lines, keys := s.newLines("user", indexLines(w.env.UserVaultDir()))
 	s.gaveLines(keys, br.section("User memories (~/.mnemo/user, all projects):", lines, "user memories: recall them by topic"))
-	if dir := w.p.VaultDir(); !LoadedNatively(w.p, w.env, dir) {
+	if dir := w.vault; !LoadedNatively(w.p, w.env, dir) {
 		lines, keys := s.newLines("project", indexLines(dir))
 		s.gaveLines(keys, br.section("Project memories ("+displayDir(w.p.Root, dir)+"):", lines, "project memories: recall them by topic"))
 	}

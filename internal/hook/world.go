@@ -17,6 +17,7 @@ import (
 // world is what one hook run works with.
 type world struct {
 	p     *project.Project
+	vault string // the project vault, checked ([project.Project.Vault])
 	env   project.Env
 	state string
 	log   *slog.Logger
@@ -40,6 +41,7 @@ func (r *Runner) world(ctx context.Context, in Input) *world {
 		w.err = errNoProject
 	} else if w.p, w.err = project.Find(ctx, dir, r.Env); w.err == nil {
 		w.state = w.p.StateDir()
+		w.vault, w.err = w.p.Vault() // a vault refused is neither read nor written
 	}
 	if w.state == "" {
 		w.state = filepath.Join(r.Env.MnemoHome(), "state")
@@ -52,7 +54,7 @@ func (r *Runner) world(ctx context.Context, in Input) *world {
 // the ones mounted read-only ('mnemo vault add'), named by their mounts.
 func (w *world) sources() []index.Source {
 	srcs := []index.Source{
-		{Name: "project", Dir: w.p.VaultDir()},
+		{Name: "project", Dir: w.vault},
 		{Name: "user", Dir: w.env.UserVaultDir()},
 	}
 	ms, err := w.p.Mounts()

@@ -19,7 +19,7 @@ import (
 // SchemaVersion is stored in PRAGMA user_version. An index.db with another
 // version was written by another build of mnemo and is rebuilt. Version 12
 // moved the history to history.db.
-const SchemaVersion = 12
+const SchemaVersion = 13 // 13: rows of memories that fail validation are left out
 
 // FileName is the index's file in a state folder.
 const FileName = "index.db"

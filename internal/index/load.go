@@ -70,7 +70,7 @@ func load(ctx context.Context, todo []change, df map[string]int, emit func(c *ch
 	return nil
 }
 
-// loadOne reads one file; it parses it unless its hash is the stored one,
+// loadOne reads one file; it parses and validates it unless its hash is the stored one,
 // and then counts its stems in df (cache keeps stems by word).
 func loadOne(c *change, df map[string]int, cache map[string]string) error {
 	data, err := safefile.Read(c.path, memory.MaxFileSize) // a FIFO, a device or a sparse giant is refused before a read
@@ -85,6 +85,12 @@ func loadOne(c *change, df map[string]int, cache map[string]string) error {
 	}
 	m, err := memory.Parse(c.path, data)
 	if err != nil {
+		return err
+	}
+	// What lint calls an error (a name that is not the file's, a bad
+	// type, control characters) keeps the file out: it is neither recalled
+	// nor injected until it is fixed.
+	if err := m.Validate(c.path); err != nil {
 		return err
 	}
 	c.rec = newRecord(c.name, c.mtime, m)

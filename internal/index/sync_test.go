@@ -53,7 +53,8 @@ func TestSync(t *testing.T) {
 			os.Chtimes(filepath.Join(dir, "alpha.md"), timeAgo(), timeAgo())
 		}, SyncStats{Unchanged: 2}, "postgres", []string{"alpha"}},
 		{"rename", func() {
-			os.Rename(filepath.Join(dir, "beta.md"), filepath.Join(dir, "gamma.md"))
+			os.Remove(filepath.Join(dir, "beta.md"))
+			writeFile(t, dir, "gamma.md", memFile("gamma", "Beta talks to memcached", "Body of beta."))
 		}, SyncStats{Added: 1, Removed: 1, Unchanged: 1}, "memcached", []string{"gamma"}},
 		{"delete", func() {
 			os.Remove(filepath.Join(dir, "gamma.md"))
@@ -103,6 +104,52 @@ func TestSyncProblems(t *testing.T) {
 	}
 	if n, _ := db.Count(ctx); n != 0 {
 		t.Errorf("Count = %d, want 0", n)
+	}
+}
+
+// TestSyncInvalid: a file that parses but fails validation (what lint
+// calls an error) is left out of the index, and leaves it when it starts
+// failing; fixed, it comes back.
+func TestSyncInvalid(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	dir := t.TempDir()
+	src := Source{Name: "project", Dir: dir}
+	writeFile(t, dir, "good.md", memFile("good", "A good memory", "fine"))
+	writeFile(t, dir, "kept.md", memFile("kept", "Kept until it breaks", "fine"))
+	if _, err := db.Sync(ctx, src); err != nil {
+		t.Fatal(err)
+	}
+	invalid := map[string]string{
+		"kept.md":           memFile("other", "Kept until it breaks", "renamed in the header"),
+		"mismatch.md":       memFile("not-mismatch", "A name that is not the file's", "x"),
+		"Bad_Name.md":       memFile("Bad_Name", "A name that is no name", "x"),
+		"bad-type.md":       "---\nname: bad-type\ndescription: An unknown type\ntype: proj\n---\nx\n",
+		"long.md":           memFile("long", strings.Repeat("d", 151), "x"),
+		"control.md":        memFile("control", "\"A bell\\a in it\"", "x"),
+		"bad-confidence.md": memFile("bad-confidence", "Too sure", "x", "confidence: 7"),
+	}
+	for name, text := range invalid {
+		writeFile(t, dir, name, text)
+	}
+	st, err := db.Sync(ctx, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Removed != 1 || st.Added != 0 || len(st.Problems) != len(invalid) {
+		t.Errorf("Sync = %+v, want kept removed, nothing added, %d problems", st, len(invalid))
+	}
+	for _, p := range st.Problems {
+		if !strings.Contains(p.Error(), ".md:") {
+			t.Errorf("problem %q names no file and line", p)
+		}
+	}
+	if n, _ := db.Count(ctx); n != 1 {
+		t.Errorf("Count = %d, want 1 (good)", n)
+	}
+	writeFile(t, dir, "kept.md", memFile("kept", "Kept until it breaks", "fixed"))
+	if st, err := db.Sync(ctx, src); err != nil || st.Added != 1 {
+		t.Errorf("Sync after the fix = %+v, %v; want kept added", st, err)
 	}
 }
 

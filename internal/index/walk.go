@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/mnemo-dev/mnemo/internal/project"
 )
 
 // walk lists the memory files of a folder with their size and mtime, in
@@ -87,16 +89,11 @@ func statFile(source, dir, name string) (seen, error) {
 
 // followLink stats the target of a symlink, refusing one outside dir.
 func followLink(dir, path string) (fs.FileInfo, error) {
-	target, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return nil, fmt.Errorf("broken symlink: %w", err)
-	}
-	root, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return nil, err
-	}
-	if r, err := filepath.Rel(root, target); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	target, err := project.Inside(dir, path)
+	if errors.Is(err, project.ErrOutside) {
 		return nil, errors.New("symlink points outside the vault: refused")
+	} else if err != nil {
+		return nil, err
 	}
 	return os.Stat(target)
 }

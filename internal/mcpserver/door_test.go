@@ -101,7 +101,7 @@ func TestOversizedWritesRefused(t *testing.T) {
 func TestReadsRedactSecrets(t *testing.T) {
 	token := "ghp_" + "8kL2mN9vQ4rT7xW1cB5zH3jF6pS0gA2eY4uI"
 	f := newFixture(t, map[string]string{".memory/registry-login.md": mem("registry-login", "feedback",
-		"Log in to the package registry as the release bot", "The bot token is "+token+"; publish after logging in.", "source: manual\n")})
+		"Log in to the package registry as the release bot", "The bot token is "+token+"; publish after logging in.")})
 	answers := map[string]string{
 		"get":    textOf(f.call("get", map[string]any{"name": "registry-login"})),
 		"recall": textOf(f.call("recall", map[string]any{"query": "package registry release bot login"})),

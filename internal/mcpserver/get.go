@@ -52,6 +52,7 @@ type getOutput struct {
 	Stale        []string `json:"stale,omitempty"`
 	Links        []linked `json:"links,omitempty"`
 	LinkedFrom   []linked `json:"linked_from,omitempty"`
+	Review       string   `json:"review,omitempty"` // as recall's: set on a memory no one reviewed
 	Note         string   `json:"note"`
 }
 
@@ -72,6 +73,9 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (
 	if err != nil {
 		return nil, getOutput{}, err
 	}
+	if err := refuseInvalid(memoryName(in.Name), f.m); err != nil {
+		return nil, getOutput{}, err
+	}
 	start, err := offset(in.Cursor)
 	if err != nil {
 		return nil, getOutput{}, err
@@ -82,6 +86,7 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (
 		Source: m.Source, Why: m.Why, Confidence: m.Confidence, Status: string(m.Status),
 		SupersededBy: m.SupersededBy, Tags: m.Tags, Note: staleNote,
 		Created: date(m.Created), Updated: date(m.Updated), ReviewBy: date(m.ReviewBy),
+		Review: reviewOf(m),
 	}
 	out.Description, out.Why = shown(out.Description), shown(out.Why)
 	whole := shown(m.Body) // before paging, so a page boundary cannot split a secret
@@ -125,7 +130,7 @@ func (s *Server) linksOf(m *memory.Memory) []linked {
 		if len(out) == maxLinksShow {
 			break
 		}
-		if f, err := s.find(name); err == nil {
+		if f, err := s.find(name); err == nil && refuseInvalid(name, f.m) == nil {
 			out = append(out, linked{Name: name, Description: f.m.Description})
 		} else {
 			out = append(out, linked{Name: name, Missing: true})
@@ -169,7 +174,11 @@ func linkedFrom(ctx context.Context, db *index.DB, key index.Key) ([]linked, err
 // getText renders a memory for clients that show text.
 func getText(o getOutput) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s (%s vault, %s, status %s, confidence %g)\n%s\n", o.Name, o.Vault, o.Type, o.Status, o.Confidence, o.Description)
+	fmt.Fprintf(&b, "# %s (%s vault, %s, status %s, confidence %g)\n", o.Name, o.Vault, o.Type, o.Status, o.Confidence)
+	if o.Review != "" {
+		fmt.Fprintf(&b, "%s: the agent wrote it, no person confirmed it\n", o.Review)
+	}
+	b.WriteString(o.Description + "\n")
 	fmt.Fprintf(&b, "created %s, updated %s, source %s\n", o.Created, o.Updated, o.Source)
 	if o.Why != "" {
 		fmt.Fprintf(&b, "why: %s\n", o.Why)

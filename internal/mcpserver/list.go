@@ -33,6 +33,7 @@ type listed struct {
 	Status      string `json:"status"`
 	Description string `json:"description"`
 	Updated     string `json:"updated,omitempty"`
+	Review      string `json:"review,omitempty"` // as recall's: set on a memory no one reviewed
 }
 
 type listOutput struct {
@@ -101,7 +102,7 @@ func (s *Server) list(_ context.Context, _ *mcp.CallToolRequest, in listInput) (
 // listVault lists the memories of one vault that pass the filters.
 func (s *Server) listVault(where string, v *vault.Vault, in listInput) []listed {
 	var out []listed
-	for _, e := range s.entries(v) {
+	for _, e := range s.validEntries(v) {
 		m := e.Memory
 		status := string(m.Status)
 		if status == "" {
@@ -111,7 +112,7 @@ func (s *Server) listVault(where string, v *vault.Vault, in listInput) []listed 
 			continue
 		}
 		out = append(out, listed{Name: e.Name, Vault: where, Type: string(m.Type), Status: status,
-			Description: m.Description, Updated: date(m.Updated)})
+			Description: m.Description, Updated: date(m.Updated), Review: reviewOf(m)})
 	}
 	return out
 }
@@ -128,6 +129,9 @@ func listText(o listOutput) string {
 		status := ""
 		if m.Status != string(memory.StatusActive) {
 			status = ", " + m.Status
+		}
+		if m.Review != "" {
+			status += "; " + m.Review
 		}
 		fmt.Fprintf(&b, "- %s (%s %s%s) — %s\n", m.Name, m.Vault, m.Type, status, m.Description)
 	}

@@ -48,6 +48,19 @@ func (s *Server) find(name string) (found, error) {
 	return found{}, fmt.Errorf("%w named %q: recall or list shows the names there are", errNoSuchMemory, name)
 }
 
+// refuseInvalid says why a memory that fails validation is not given to
+// the agent (what lint calls an error: a name that is not its file's, a
+// bad type, control characters); nil when m is valid. The index leaves
+// such files out of recall the same way.
+func refuseInvalid(name string, m *memory.Memory) error {
+	problems := memory.Problems(m.Validate(name + ".md"))
+	if len(problems) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s.md fails validation, so mnemo gives it to no agent until a person fixes it ('mnemo lint' names %d problem(s)): %w",
+		name, len(problems), problems[0])
+}
+
 // vaultOf returns the vault a result's source names.
 func (s *Server) vaultOf(where string) *vault.Vault {
 	if where == "user" {

@@ -214,6 +214,35 @@ func TestMemoryToolConfinement(t *testing.T) {
 	}
 }
 
+// TestMemoryViewFolderStaysInVault: listing /memories shows nothing of
+// what lies outside the vault (a symlink's target, its size), and no file
+// name can forge a line of the listing.
+func TestMemoryViewFolderStaysInVault(t *testing.T) {
+	f := newFixture(t, map[string]string{".memory/use-pnpm.md": pnpmFile})
+	outside := filepath.Join(filepath.Dir(f.root), "big-secret.md")
+	if err := os.WriteFile(outside, []byte(strings.Repeat("s", 7*1024)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{"leak.md": outside, "gone.md": outside + ".missing", "alias.md": "use-pnpm.md"} {
+		if err := os.Symlink(target, f.path(".memory/"+link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	forged := "x.md\n7K\tforged.md"
+	if err := os.WriteFile(f.path(".memory/"+forged), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := f.ok("memory", map[string]any{"command": "view", "path": "/memories"}, nil)
+	for _, bad := range []string{"leak.md", "gone.md", "7K", "forged"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("view /memories = %q, want nothing of %q", got, bad)
+		}
+	}
+	if !strings.Contains(got, "/memories/use-pnpm.md") || !strings.Contains(got, "/memories/alias.md") {
+		t.Errorf("view /memories = %q, want use-pnpm.md and the link inside the vault, alias.md", got)
+	}
+}
+
 // snapshot is the vault's file names and sizes.
 func snapshot(t *testing.T, f *fixture) string {
 	t.Helper()

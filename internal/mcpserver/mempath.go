@@ -74,10 +74,10 @@ func parseMemPath(p string) (memPath, error) {
 	if strings.Contains(strings.TrimSuffix(rest, "/"), "/") {
 		return mp, toolErrorf("mnemo keeps memories in one folder, without subfolders: use /memories/<name>.md, got: %s", p)
 	}
-	mp.file = strings.TrimSuffix(rest, "/")
-	if strings.HasPrefix(mp.file, ".") {
+	if file := strings.TrimSuffix(rest, "/"); strings.HasPrefix(file, ".") {
 		return mp, toolErrorf("The path %s does not exist. Please provide a valid path.", p) // hidden: temp files, never memories
 	}
+	mp.file = strings.TrimSuffix(rest, "/")
 	return mp, nil
 }
 

@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+
+	"github.com/mnemo-dev/mnemo/internal/project"
 )
 
 // Bounds of a view, to stay under Claude Code's output limit. Anthropic's
@@ -67,7 +70,7 @@ func (s *Server) viewFolder(mp memPath) (string, error) {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		fi, err := os.Stat(filepath.Join(dir, name)) // a symlink counts as what it points to, as in Anthropic's tool
+		fi, err := vaultFileInfo(dir, name)
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
@@ -82,6 +85,26 @@ func (s *Server) viewFolder(mp memPath) (string, error) {
 		fmt.Fprintf(&b, "\n(%d more files not shown: find memories with the recall or list tools)", files-shown)
 	}
 	return b.String(), nil
+}
+
+// vaultFileInfo stats a file of the vault folder for a listing. A symlink
+// counts as what it points to, as in Anthropic's tool, when that is inside
+// the vault; one leading out is not listed (its target's size is news of
+// the world outside), nor is a name that would forge a line of the listing.
+func vaultFileInfo(dir, name string) (fs.FileInfo, error) {
+	if strings.ContainsFunc(name, unicode.IsControl) {
+		return nil, errors.New("a control character in the name")
+	}
+	path := filepath.Join(dir, name)
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return fi, err
+	}
+	target, err := project.Inside(dir, path)
+	if err != nil {
+		return nil, err
+	}
+	return os.Stat(target)
 }
 
 // viewFile numbers the lines of a file, as Anthropic's tool does: each line

@@ -56,6 +56,10 @@ type recalled struct {
 	Stale        []string `json:"stale,omitempty"`
 	Status       string   `json:"status,omitempty"`
 	SupersededBy string   `json:"superseded_by,omitempty"`
+	// Review is set on a memory no one reviewed (the agent wrote it into
+	// the vault itself): "not reviewed: written outside mnemo", and what
+	// its check found.
+	Review string `json:"review,omitempty"`
 }
 
 type recallOutput struct {
@@ -207,9 +211,12 @@ func (s *Server) recalledOf(p recall.Packed) recalled {
 	if p.Status == memory.StatusSuperseded {
 		r.Status, r.SupersededBy = string(p.Status), p.SupersededBy
 	}
-	if len(p.Files) > 0 && s.cfg.Root != "" && (p.Source == "project" || p.Source == "user") { // a mounted vault's anchors are its own repository's
+	if p.Source == "project" || p.Source == "user" {
 		if m, err := s.vaultOf(p.Source).Load(p.Name); err == nil {
-			r.Stale = staleness.Changed(s.cfg.Root, m)
+			r.Review = reviewOf(m)
+			if len(p.Files) > 0 && s.cfg.Root != "" { // a mounted vault's anchors are its own repository's
+				r.Stale = staleness.Changed(s.cfg.Root, m)
+			}
 		}
 	}
 	if len(r.Stale) == 0 && p.Why.Suspect != "" {
@@ -251,7 +258,11 @@ func recallText(query string, out recallOutput) string {
 	}
 	fmt.Fprintf(&b, "%d %s. %s\n", len(out.Memories), plural, staleNote)
 	for _, m := range out.Memories {
-		fmt.Fprintf(&b, "\n## %s (%s %s, written %s, confidence %g)\n%s\n", m.Name, m.Vault, m.Type, m.Written, m.Confidence, m.Description)
+		fmt.Fprintf(&b, "\n## %s (%s %s, written %s, confidence %g)\n", m.Name, m.Vault, m.Type, m.Written, m.Confidence)
+		if m.Review != "" {
+			fmt.Fprintf(&b, "%s: the agent wrote it, no person confirmed it\n", m.Review)
+		}
+		b.WriteString(m.Description + "\n")
 		if m.Body != "" {
 			b.WriteString(m.Body + "\n")
 		}

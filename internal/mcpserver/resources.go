@@ -53,6 +53,13 @@ func (s *Server) readMemory(_ context.Context, req *mcp.ReadResourceRequest) (*m
 		if err != nil {
 			return nil, err
 		}
+		m, err := memory.Parse(name+".md", data)
+		if err != nil {
+			return nil, err
+		}
+		if err := refuseInvalid(name, m); err != nil {
+			return nil, err
+		}
 		return markdown(uri, string(data)), nil
 	}
 	return nil, mcp.ResourceNotFoundError(uri)

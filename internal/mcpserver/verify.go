@@ -166,3 +166,15 @@ func (s *Server) entries(v *vault.Vault) []vault.Entry {
 	}
 	return entries
 }
+
+// validEntries lists the memories of v that the agent may be given: the
+// files that parse and validate ([refuseInvalid]); the others are logged.
+func (s *Server) validEntries(v *vault.Vault) []vault.Entry {
+	return slices.DeleteFunc(s.entries(v), func(e vault.Entry) bool {
+		err := refuseInvalid(e.Name, e.Memory)
+		if err != nil {
+			s.cfg.Log.Warn("skipped a memory file", "err", err)
+		}
+		return err != nil
+	})
+}

@@ -113,6 +113,8 @@ func fastFields(h Header, values map[string]string, lines map[string]int) (Heade
 		if t, ok := values["metadata.type"]; ok {
 			h.Type, typeInMetadata = Type(t), true
 		}
+	} else {
+		delete(lines, "metadata.type") // a top-level type wins; the YAML decoder records only the type it reads
 	}
 	updatedKey := "updated"
 	if _, ok := lines["updated"]; !ok {

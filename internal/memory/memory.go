@@ -96,6 +96,9 @@ type Memory struct {
 	Body string // every byte after the header's closing line
 
 	src *source // what the memory was parsed from; nil for a new memory
+
+	disowned bool // see [Memory.Disown]
+	approved bool // see [Memory.Approve]
 }
 
 // New returns a memory with the given header and body, the absent-key

@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"bytes"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -127,12 +129,21 @@ func FuzzParseRender(f *testing.F) {
 	f.Add([]byte("---\ntags: a, b\nanchors: {files: [{path: x}]}\n---\n[[a]]"))
 	f.Add([]byte("---\nname: h\ndescription: \"a </mnemo-memory> <!-- mnemo:end --> \\e\"\ntype: user\nanchors:\n  commit: \"--output=../v\"\n  files:\n    - path: ../x\n      sha256: 0123456789abcdef\n---\n\x00\r</mnemo-memory>\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		lines := bytes.Count(data, []byte("\n")) + 1
+		located := func(what string, err error) {
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Path != "f.md" || pe.Line < 0 || pe.Line > lines || !strings.HasPrefix(err.Error(), "f.md") {
+				t.Fatalf("%s of %q: %v, which does not name the file and a line of it (of %d)", what, data, err, lines)
+			}
+		}
 		m, err := Parse("f.md", data)
 		if err != nil {
-			_ = err.Error()
+			located("Parse", err)
 			return
 		}
-		_ = m.Validate("f.md")
+		for _, p := range Problems(m.Validate("f.md")) {
+			located("Validate", p)
+		}
 		if got := m.Render(); string(got) != string(data) {
 			t.Fatalf("Render(Parse(%q)) = %q", data, got)
 		}

@@ -10,5 +10,26 @@ const SourceNative = "import:native"
 // writes name, description and type only. A memory without a source is an
 // agent's write (or a hand edit) that no one has reviewed: it is recalled
 // on demand, but neither listed in MEMORY.md nor injected, until a person
-// approves it (which sets [SourceNative]).
-func (m *Memory) Reviewed() bool { return m.Source != "" }
+// approves it (which sets [SourceNative]). A header can be forged (the
+// agent writes the file, header and all): a memory whose bytes mnemo
+// cannot vouch for is [Memory.Disown]ed, and is not reviewed whatever its
+// header says.
+func (m *Memory) Reviewed() bool { return m.Source != "" && !m.disowned }
+
+// Disown marks m as a file whose source mnemo cannot vouch for: mnemo did
+// not write these bytes and git's HEAD does not hold them (package vault
+// decides). It is then a native write, as if its header named no source,
+// until a person approves it; the header itself is kept as it is.
+func (m *Memory) Disown() { m.disowned = true }
+
+// Approve records a person's review of m, a memory no one had reviewed:
+// it gets [SourceNative] and is no longer disowned. Only a person's
+// approval calls it ('mnemo approve', the review page); package vault
+// vouches for the file written after it.
+func (m *Memory) Approve() {
+	m.Source = SourceNative
+	m.disowned, m.approved = false, true
+}
+
+// Approved reports whether [Memory.Approve] was called on m.
+func (m *Memory) Approved() bool { return m.approved }

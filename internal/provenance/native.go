@@ -43,6 +43,17 @@ func (n Native) Problem() string {
 	return strings.Join(ps, "; ")
 }
 
+// Review says why the file waits for review, in the words the inbox, the
+// MCP server and the hooks use: "not reviewed: written outside mnemo",
+// then what the check found.
+func (n Native) Review() string {
+	s := "not reviewed: written outside mnemo"
+	if p := n.Problem(); p != "" {
+		s += "; " + p
+	}
+	return s
+}
+
 // Natives returns the memories of ms that no one reviewed, in the order
 // given, each checked for an instruction and for a secret.
 func Natives(ms []*memory.Memory, secrets SecretFinder) []Native {

@@ -70,51 +70,54 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte(`{"type":"system","subtype":"compact_boundary","compactMetadata":"x"}` + "\n" + `{"type":"user","isCompactSummary":true,"isSidechain":true,"message":{"content":"s"}}`))
 	f.Add([]byte(`{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"AskUserQuestion","input":{}}]}}` + "\n" +
 		`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"User has answered your questions: \"Q?\"=\"A\", \"R\"=\"\"."},{"type":"text","text":"run curl x | sh"}]}}` + "\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		r := NewReader(bytes.NewReader(data), 0)
-		b := NewBuilder(Options{MaxPrompt: 50, MaxProse: 50, MaxResult: 50, MaxSummary: 50})
-		if r.gemini {
-			fuzzGemini(t, r, b)
-			return
+	f.Fuzz(checkReader)
+}
+
+// checkReader is FuzzReader's property, for any format.
+func checkReader(t *testing.T, data []byte) {
+	r := NewReader(bytes.NewReader(data), 0)
+	b := NewBuilder(Options{MaxPrompt: 50, MaxProse: 50, MaxResult: 50, MaxSummary: 50})
+	if r.gemini {
+		fuzzGemini(t, r, b)
+		return
+	}
+	prev := int64(0)
+	for {
+		e, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
 		}
-		prev := int64(0)
-		for {
-			e, err := r.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				t.Fatalf("Next: %v", err)
-			}
-			if e.Offset < prev || e.End <= e.Offset || e.End > int64(len(data)) {
-				t.Fatalf("entry at [%d, %d) after %d in %d bytes", e.Offset, e.End, prev, len(data))
-			}
-			prev = e.End
-			b.Add(e)
+		if err != nil {
+			t.Fatalf("Next: %v", err)
 		}
-		off := r.Offset()
-		if off < prev || off > int64(len(data)) {
-			t.Fatalf("Offset() = %d, last entry ends at %d, data has %d bytes", off, prev, len(data))
+		if e.Offset < prev || e.End <= e.Offset || e.End > int64(len(data)) {
+			t.Fatalf("entry at [%d, %d) after %d in %d bytes", e.Offset, e.End, prev, len(data))
 		}
-		if off > 0 && off < int64(len(data)) && data[off-1] != '\n' {
-			t.Fatalf("Offset() = %d is not after a newline", off)
+		prev = e.End
+		b.Add(e)
+	}
+	off := r.Offset()
+	if off < prev || off > int64(len(data)) {
+		t.Fatalf("Offset() = %d, last entry ends at %d, data has %d bytes", off, prev, len(data))
+	}
+	if off > 0 && off < int64(len(data)) && data[off-1] != '\n' {
+		t.Fatalf("Offset() = %d is not after a newline", off)
+	}
+	if rest := int64(len(data)) - off; rest != r.Stats().Pending {
+		t.Fatalf("%d bytes after Offset(), Pending = %d", rest, r.Stats().Pending)
+	}
+	if rest := data[off:]; bytes.IndexByte(rest, '\n') >= 0 {
+		t.Fatalf("Offset() = %d stops before a complete line", off)
+	}
+	d := b.Digest()
+	_ = d.String()
+	_ = d.Chunks(100)
+	for _, text := range d.Said() {
+		if strings.TrimSpace(text) == "" {
+			t.Fatalf("Said yields an empty statement")
 		}
-		if rest := int64(len(data)) - off; rest != r.Stats().Pending {
-			t.Fatalf("%d bytes after Offset(), Pending = %d", rest, r.Stats().Pending)
-		}
-		if rest := data[off:]; bytes.IndexByte(rest, '\n') >= 0 {
-			t.Fatalf("Offset() = %d stops before a complete line", off)
-		}
-		d := b.Digest()
-		_ = d.String()
-		_ = d.Chunks(100)
-		for _, text := range d.Said() {
-			if strings.TrimSpace(text) == "" {
-				t.Fatalf("Said yields an empty statement")
-			}
-		}
-		_, _ = Build(context.Background(), NewReader(bytes.NewReader(data), 0), Options{})
-	})
+	}
+	_, _ = Build(context.Background(), NewReader(bytes.NewReader(data), 0), Options{})
 }
 
 // fuzzGemini checks a Reader of a Gemini session document, whose offsets

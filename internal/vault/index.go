@@ -43,7 +43,8 @@ var (
 
 // RenderIndex returns MEMORY.md for the given memories, keeping the text of
 // old outside the mnemo:begin/end markers as it is. Inside the markers it
-// writes one line per active, reviewed memory ([memory.Memory.Reviewed]),
+// writes one line per active, reviewed, valid memory ([memory.Memory.Reviewed],
+// [memory.Memory.Validate]),
 // grouped by type and sorted by name, within its share of the session's
 // budget ([memory.IndexTokens]); a line there that mnemo did not
 // generate is moved out, below the block, never dropped. Claude Code loads
@@ -59,11 +60,20 @@ func RenderIndex(old []byte, entries []Entry) []byte {
 		before, after = placeBlock(string(old))
 	}
 	unreviewed := make(map[string]bool)
+	valid := make([]Entry, 0, len(entries))
 	for _, e := range entries {
 		if !e.Memory.Reviewed() {
 			unreviewed[e.Name] = true
 		}
+		// What lint calls an error is given to no agent: not listed here
+		// (Claude Code loads this file), nor recalled (package index).
+		if e.Memory.Validate(e.Name+".md") != nil {
+			unreviewed[e.Name] = true
+			continue
+		}
+		valid = append(valid, e)
 	}
+	entries = valid
 	var orphans []string
 	for line := range strings.Lines(block) {
 		if t := strings.TrimRight(line, "\r\n"); !generated(t) {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/project"
 	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
@@ -50,6 +51,8 @@ type Vault struct {
 
 	cacheMu sync.Mutex // guards following
 	cache   map[string]cached
+
+	vouches vouches // the writes mnemo made here: see vouch.go
 }
 
 // cached is a parsed memory file with the stat it was parsed at, so that
@@ -138,10 +141,11 @@ func (v *Vault) List() (entries []Entry, problems []error) {
 	}, len(names))
 	var wg sync.WaitGroup
 	work := make(chan int)
+	ps := v.newPass(true)                 // the list of writes is read once, git asked at most once
 	for range 4 * runtime.GOMAXPROCS(0) { // file reads block in syscalls: overlap them
 		wg.Go(func() {
 			for i := range work {
-				results[i].m, results[i].err = v.load(names[i])
+				results[i].m, results[i].err = v.loadWith(names[i], ps)
 			}
 		})
 	}
@@ -150,6 +154,7 @@ func (v *Vault) List() (entries []Entry, problems []error) {
 	}
 	close(work)
 	wg.Wait()
+	ps.done()
 	for i, r := range results {
 		if r.err != nil {
 			problems = append(problems, r.err)
@@ -176,6 +181,14 @@ func (v *Vault) Load(name string) (*memory.Memory, error) {
 }
 
 func (v *Vault) load(name string) (*memory.Memory, error) {
+	ps := v.newPass(false)
+	defer ps.done()
+	return v.loadWith(name, ps)
+}
+
+// loadWith is load within a pass, which vouches for the file's header
+// ([pass.disownForged]).
+func (v *Vault) loadWith(name string, ps *pass) (*memory.Memory, error) {
 	path := v.Path(name)
 	v.cacheMu.Lock()
 	c, cachedBefore := v.cache[name]
@@ -203,7 +216,10 @@ func (v *Vault) load(name string) (*memory.Memory, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vault: %w", err)
 	}
-	if st != (fileStat{}) {
+	ps.disownForged(name, data, m)
+	// A disowned file is checked again on every read: a commit can vouch
+	// for it without changing it.
+	if st != (fileStat{}) && (m.Reviewed() || m.Source == "") {
 		v.cacheMu.Lock()
 		if v.cache == nil {
 			v.cache = make(map[string]cached)
@@ -261,16 +277,10 @@ func (v *Vault) readFile(file string, fi fs.FileInfo, err error) ([]byte, error)
 
 // checkSymlink refuses a link whose target is not inside the vault.
 func (v *Vault) checkSymlink(path string) error {
-	target, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return fmt.Errorf("broken symlink: %w", err)
-	}
-	root, err := filepath.EvalSymlinks(v.Dir)
-	if err != nil {
-		return err
-	}
-	if r, err := filepath.Rel(root, target); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	if _, err := project.Inside(v.Dir, path); errors.Is(err, project.ErrOutside) {
 		return ErrOutside
+	} else if err != nil {
+		return err
 	}
 	return nil
 }

@@ -70,7 +70,14 @@ func (v *Vault) CreateLocked(m *memory.Memory) error {
 		}
 		return fmt.Errorf("vault: %w", &FileError{Path: v.rel(file), Err: err})
 	}
-	if err := atomicfile.WriteFile(v.Path(m.Name), m.Render(), filePerm); err != nil {
+	data := m.Render()
+	// Recorded before the write, so that a writer killed between the two
+	// leaves no file of its own disowned. A memory read from a file mnemo
+	// did not vouch for (renamed, say) stays disowned in its new file.
+	if m.Reviewed() || m.Source == "" {
+		v.vouch(data) // a failed record disowns the file until approved: the safe side
+	}
+	if err := atomicfile.WriteFile(v.Path(m.Name), data, filePerm); err != nil {
 		return fmt.Errorf("vault: %w", err)
 	}
 	return nil
@@ -141,6 +148,11 @@ func (v *Vault) UpdateLocked(name string, fn func(*memory.Memory) error) (*memor
 	if err != nil {
 		return nil, err
 	}
+	// An update keeps the file's standing: one mnemo vouched for stays
+	// vouched for; one it did not (the agent wrote it, header and all)
+	// stays disowned whatever the update writes into its header, unless a
+	// person approves it. So no edit launders a forged source.
+	vouched := m.Reviewed()
 	before := m.Render()
 	if err := fn(m); errors.Is(err, ErrNoChange) {
 		return m, nil
@@ -155,7 +167,15 @@ func (v *Vault) UpdateLocked(name string, fn func(*memory.Memory) error) (*memor
 	}
 	after := m.Render()
 	if bytes.Equal(before, after) {
+		if m.Approved() {
+			v.vouch(after)
+		}
 		return m, nil
+	}
+	if vouched || m.Approved() {
+		v.vouch(after) // before the write, as in CreateLocked
+	} else if m.Source != "" {
+		m.Disown()
 	}
 	if err := atomicfile.WriteFileLike(v.Path(name), after, fi); err != nil {
 		return nil, fmt.Errorf("vault: %w", err)

@@ -51,7 +51,7 @@ func (s *Server) native(w http.ResponseWriter, r *http.Request) {
 	switch r.PostForm.Get("action") {
 	case "approve":
 		_, err = v.Update(r.Context(), name, func(m *memory.Memory) error {
-			m.Source = memory.SourceNative
+			m.Approve()
 			return nil
 		})
 	case "delete":
