@@ -31,6 +31,11 @@ const lockRetry = 5 * time.Millisecond
 // temp files that a crashed writer left.
 func (v *Vault) Lock(ctx context.Context) (unlock func(), err error) {
 	v.mu.Lock()
+	if v.lockPath != "" {
+		// The state folder holds what a write records beside the lock
+		// (the list of writes): a writer makes it, as the lock file did.
+		_ = os.MkdirAll(filepath.Dir(v.lockPath), 0o755) // a failure shows in the record
+	}
 	release, err := lockFolder(ctx, v.Dir)
 	if errors.Is(err, errNoFolderLock) {
 		release, err = v.lockFile(ctx)
