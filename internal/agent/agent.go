@@ -12,8 +12,20 @@ var Names = []string{"claude-code", "codex", "gemini", "cursor"}
 // changes nothing.
 func Install(agent string, o Options) ([]Change, error) { return apply(agent, o, true) }
 
-// Uninstall removes exactly what Install added.
-func Uninstall(agent string, o Options) ([]Change, error) { return apply(agent, o, false) }
+// Uninstall removes exactly what Install added, and then each folder
+// Install created that it left empty.
+func Uninstall(agent string, o Options) ([]Change, error) {
+	changes, err := apply(agent, o, false)
+	if err != nil {
+		return changes, err
+	}
+	removed, err := o.removeEmptied(changes)
+	changes = append(changes, removed...)
+	if err != nil {
+		return changes, fmt.Errorf("agent: %s: %w", agent, err)
+	}
+	return changes, nil
+}
 
 func apply(agent string, o Options, add bool) ([]Change, error) {
 	var changes []Change

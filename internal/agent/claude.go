@@ -18,7 +18,10 @@ type Options struct {
 	ClaudeHome string // $CLAUDE_CONFIG_DIR or ~/.claude
 	CodexHome  string // $CODEX_HOME or ~/.codex: Codex's config.toml (trust), user-scope hooks.json, sessions
 	BackupDir  string // where a file's previous text goes (the state folder's backups/); none when empty
-	Now        func() time.Time
+	// FoldersFile lists the folders Install created (in the state folder),
+	// so that Uninstall removes one it empties; none when empty.
+	FoldersFile string
+	Now         func() time.Time
 }
 
 // PathProgram is how a committed file runs mnemo: by name, from PATH, so

@@ -62,8 +62,12 @@ func (o Options) editFile(path string, edit func(old []byte) ([]byte, error)) (C
 	}
 	if !existed {
 		c.Action = "created"
+		dirs := missingDirs(filepath.Dir(path))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return Change{}, err
+		}
+		if err := o.noteFolders(dirs); err != nil {
+			return Change{}, fmt.Errorf("note the folders made for %s: %w", path, err)
 		}
 		return c, atomicfile.WriteFile(path, next, o.newPerm(path))
 	}

@@ -1,14 +1,15 @@
 package cli
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mnemo-dev/mnemo/internal/edit"
 	"github.com/mnemo-dev/mnemo/internal/memory"
-	"github.com/mnemo-dev/mnemo/internal/staleness"
+	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
 type editOptions struct {
@@ -56,41 +57,15 @@ func runEdit(ctx context.Context, f *Factory, opts editOptions) error {
 	if err != nil {
 		return err
 	}
-	if bytes.Equal(before, after) {
+	_, err = edit.Apply(ctx, v, opts.name, before, after, f.Now())
+	switch {
+	case errors.Is(err, vault.ErrNoChange):
 		fmt.Fprintf(f.IO.ErrOut, "%s: no change\n", displayPath(f, v.Path(opts.name)))
 		return nil
-	}
-	m, err := memory.Parse(file, after)
-	if err == nil {
-		err = m.Validate(file)
-	}
-	if err != nil {
-		return keepEdit(f, after, err)
-	}
-	now := f.Now().UTC()
-	m.Updated = now
-	m.Description = memory.AbsoluteDates(m.Description, now)
-	m.Body = memory.AbsoluteDates(m.Body, now)
-
-	unlock, err := v.Lock(ctx)
-	if err != nil {
+	case vault.Saved(err):
 		return err
-	}
-	defer unlock()
-	// Someone may have written the memory while the editor was open: keep
-	// theirs and this edit both, rather than losing one.
-	if current, err := v.ReadFile(file); err != nil || !bytes.Equal(current, before) {
-		return keepEdit(f, after, fmt.Errorf("%s changed while you were editing it", displayPath(f, v.Path(opts.name))))
-	}
-	if _, err := v.UpdateLocked(opts.name, func(cur *memory.Memory) error {
-		staleness.Retype(cur, m, now)
-		*cur = *m
-		return nil
-	}); err != nil {
+	case err != nil:
 		return keepEdit(f, after, err)
-	}
-	if err := v.ReindexAfter(opts.name); err != nil {
-		return err
 	}
 	fmt.Fprintf(f.IO.Out, "%s\n", displayPath(f, v.Path(opts.name)))
 	return nil

@@ -253,7 +253,7 @@ func agentOptions(f *Factory, scope, vaultDir string, shared bool) (agent.Option
 	return agent.Options{
 		Binary: exe, Root: p.Root, VaultDir: vaultDir, Shared: shared, Scope: scope,
 		Home: f.Env.Home, ClaudeHome: f.Env.ClaudeHome(), CodexHome: f.Env.CodexHome(),
-		BackupDir: filepath.Join(p.StateDir(), "backups"), Now: f.Now,
+		BackupDir: filepath.Join(p.StateDir(), "backups"), FoldersFile: filepath.Join(p.StateDir(), "created-folders"), Now: f.Now,
 	}, nil
 }
 

@@ -17,7 +17,8 @@ hooks, its MCP server entry and the autoMemoryDirectory it set; for Codex,
 also the trust of each of mnemo's hooks that 'init --trust-hooks' wrote
 into Codex's config.toml (the project's own trust stays: you may rely on it
 for more than mnemo). Everything else stays as it is; a file init created
-and that holds nothing else is removed. The vaults and their memories are
+and that holds nothing else is removed, and so is a folder init created
+(.claude/, .codex/…) once it is empty. The vaults and their memories are
 not touched.`,
 		Example: `  mnemo uninstall
   mnemo uninstall --agent codex

@@ -177,10 +177,11 @@ globalThis.Date = LaterDate;
 // TestGeminiResume runs a Gemini CLI session that starts a sub-agent, then
 // resumes it later. The resume goes on in the original file while
 // SessionStart names a new one: the resumed session's job reads the
-// original from where the first job ended; the memory the session was
-// given is not injected again, a topical one new since is, once; the
-// sub-agent's session is digested with its parent, its failing command a
-// failure.
+// original from where the first job ended. The resumed history lacks the
+// first prompt, which held what SessionStart gave, so the memory the
+// session was given is given again, once, and a topical one new since is
+// given once; the sub-agent's session is digested with its parent, its
+// failing command a failure.
 func TestGeminiResume(t *testing.T) {
 	model := fakeapi.New(t)
 	s, gemini := newGeminiSandbox(t, model)
@@ -221,8 +222,11 @@ func TestGeminiResume(t *testing.T) {
 	if c := strings.Count(resumed[0], "quokka-deploy-4"); c != 1 {
 		t.Errorf("the resumed session's first request has the new deploy memory %d times, want once", c)
 	}
-	if c := strings.Count(resumed[0], "### web-uses-pnpm"); c != 0 {
-		t.Errorf("the resumed session's first request has the pnpm memory given again (%d times)", c)
+	if c := strings.Count(resumed[0], "### web-uses-pnpm"); c != 1 {
+		t.Errorf("the resumed session's first request has the pnpm memory %d times, want once: its history lost the first prompt that held it", c)
+	}
+	if c := strings.Count(resumed[0], "Which package manager for web/?"); c != 0 {
+		t.Errorf("the resumed history holds the first prompt (%d times): Gemini CLI no longer drops it, so the pnpm memory need not be given again", c)
 	}
 
 	waitForJob(t, s, session, 2)

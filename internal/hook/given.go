@@ -27,8 +27,11 @@ type session struct {
 }
 
 // openSession reads what the session was given. After a compaction, what
-// the summary dropped counts as not given: the session lost it.
-func openSession(ctx context.Context, db *index.DB, in Input) (*session, error) {
+// the summary dropped counts as not given: the session lost it. So does
+// everything on a resume that loses the hooks' context (lostOnResume): the
+// session is given again, once, what a start gives, and the injection
+// records, which keep the first time, then say it was given.
+func openSession(ctx context.Context, db *index.DB, in Input, lostOnResume bool) (*session, error) {
 	s := &session{given: map[index.Key]index.Given{}, planned: map[index.Key]bool{}}
 	if in.SessionID == "" {
 		return s, nil
@@ -38,6 +41,9 @@ func openSession(ctx context.Context, db *index.DB, in Input) (*session, error) 
 		return nil, err
 	}
 	s.given = given
+	if in.Source == "resume" && lostOnResume {
+		clear(s.given)
+	}
 	if in.Source == "compact" {
 		summary := strings.ToLower(compactSummary(in.TranscriptPath))
 		for k := range s.given {

@@ -113,7 +113,7 @@ func (r *Runner) handle(ctx context.Context, w *world, event string, in Input) (
 	}
 	switch event {
 	case SessionStart:
-		text, err := sessionStart(ctx, w, in)
+		text, err := sessionStart(ctx, w, in, r.Agent)
 		if err != nil {
 			return nil, err
 		}

@@ -37,8 +37,9 @@ const (
 // itself), memories whose code changed, the inbox, and the bodies of the
 // memories most worth having; after a compaction, first what this session
 // wrote. A session is given each memory once (see [session]): on resume,
-// only what it was not given yet; after a compaction, what the summary dropped.
-func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
+// only what it was not given yet (unless the agent's resume lost it: see
+// [losesContextOnResume]); after a compaction, what the summary dropped.
+func sessionStart(ctx context.Context, w *world, in Input, agent string) (string, error) {
 	native, check := natives(ctx, w) // first: it may regenerate MEMORY.md
 	all := check.Natives
 	br := newBrief(startBudget(w))
@@ -56,7 +57,7 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 		return "", err
 	}
 	defer db.Close()
-	s, err := openSession(ctx, db, in)
+	s, err := openSession(ctx, db, in, losesContextOnResume(agent))
 	if err != nil {
 		return "", err
 	}
@@ -101,6 +102,14 @@ func sessionStart(ctx context.Context, w *world, in Input) (string, error) {
 	}
 	return out, nil
 }
+
+// losesContextOnResume reports whether a resumed session of agent has lost
+// the context the hooks gave it. Gemini CLI rebuilds a resumed session's
+// history without the user's earlier prompts, and those held what
+// SessionStart and BeforeAgent gave (it puts hook context in front of a
+// prompt): seen with Gemini CLI 0.61.0, in TestGeminiResume. Claude Code
+// and Codex resume with their context whole.
+func losesContextOnResume(agent string) bool { return agent == "gemini" }
 
 // addWorth adds the bodies of the memories most worth having, and the
 // lines of those whose bodies did not fit.

@@ -3,12 +3,15 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mnemo-dev/mnemo/internal/approval"
 	"github.com/mnemo-dev/mnemo/internal/mcpserver"
 )
 
@@ -112,3 +115,48 @@ func schemaProps(t *testing.T, schema any) []string {
 	}
 	return out
 }
+
+// TestRememberNamesThePolicy: the bar remember's description and its
+// confidence parameter tell the model is the approval policy's, so the two
+// cannot drift apart.
+func TestRememberNamesThePolicy(t *testing.T) {
+	f := newFixture(t, nil)
+	res, err := f.session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var remember *mcp.Tool
+	for _, tool := range res.Tools {
+		if tool.Name == "remember" {
+			remember = tool
+		}
+	}
+	if remember == nil {
+		t.Fatal("tools/list has no remember")
+	}
+	data, _ := json.Marshal(remember.InputSchema)
+	var s struct {
+		Properties map[string]struct {
+			Description string `json:"description"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ what, text string }{
+		{"the confidence parameter", s.Properties["confidence"].Description},
+		{"the tool description", remember.Description},
+	} {
+		m := belowBar.FindStringSubmatch(tt.text)
+		if m == nil {
+			t.Errorf("%s names no bar: %q", tt.what, tt.text)
+			continue
+		}
+		if got, _ := strconv.ParseFloat(m[1], 64); got != approval.StatedAt {
+			t.Errorf("%s says below %s, want the policy's bar %v", tt.what, m[1], approval.StatedAt)
+		}
+	}
+}
+
+// belowBar finds the bar in "below 0.85" or "below confidence 0.85".
+var belowBar = regexp.MustCompile(`below (?:confidence )?([0-9]+(?:\.[0-9]+)?)`)

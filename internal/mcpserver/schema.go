@@ -53,6 +53,10 @@ func bounds(s *jsonschema.Schema, prop string, lo, hi float64) {
 	s.Properties[prop].Minimum, s.Properties[prop].Maximum = &lo, &hi
 }
 
+// describeProp sets a property's description, for text a struct tag cannot
+// hold (a number from elsewhere).
+func describeProp(s *jsonschema.Schema, prop, text string) { s.Properties[prop].Description = text }
+
 // require marks properties required.
 func require(s *jsonschema.Schema, props ...string) { s.Required = append(s.Required, props...) }
 

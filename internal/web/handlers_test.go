@@ -172,6 +172,22 @@ func TestMemoryEdit(t *testing.T) {
 	}
 }
 
+// TestMemoryEditNoChange: saving the page's editor unchanged leaves the
+// file byte for byte as it was, as 'mnemo edit' does, and says so.
+func TestMemoryEditNoChange(t *testing.T) {
+	fx := newFixture(t)
+	m, _ := fx.v.Load("deploy-with-make")
+	was := mustRead(fx.v.Path("deploy-with-make"))
+	text := string(m.Render())
+	w := fx.do(req{method: "POST", path: "/m/project/deploy-with-make/edit", form: url.Values{"text": {text}, "before": {text}}})
+	if loc := w.Header().Get("Location"); w.Code != http.StatusSeeOther || !strings.Contains(loc, "msg=no+change") {
+		t.Errorf("got %d to %q, want 303 with msg=no+change", w.Code, loc)
+	}
+	if got := mustRead(fx.v.Path("deploy-with-make")); got != was {
+		t.Errorf("an unchanged edit rewrote the file:\n%s\nwas\n%s", got, was)
+	}
+}
+
 func mustRead(path string) string {
 	b, _ := os.ReadFile(path)
 	return string(b)

@@ -5,17 +5,12 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/mnemo-dev/mnemo/internal/memory"
-	"github.com/mnemo-dev/mnemo/internal/staleness"
+	"github.com/mnemo-dev/mnemo/internal/edit"
+	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
-// errChanged is an edit of a file that changed since the page showed it.
-var errChanged = errors.New("the memory changed since this page was loaded: reload it and edit again")
-
-// memoryEdit replaces a memory with the file text from the form, validated
-// as 'mnemo edit' validates it (parsed, header checked, relative dates
-// made absolute, updated set to now), through the vault's Update, which
-// checks secrets and refuses a changed name.
+// memoryEdit replaces a memory with the file text from the form, edited
+// from the text in before, as 'mnemo edit' does it ([edit.Apply]).
 func (s *Server) memoryEdit(w http.ResponseWriter, r *http.Request) {
 	v, _, ok := s.lookup(w, r)
 	if !ok {
@@ -25,31 +20,17 @@ func (s *Server) memoryEdit(w http.ResponseWriter, r *http.Request) {
 	page := memLink(r.PathValue("where"), name)
 	text := strings.ReplaceAll(r.PostForm.Get("text"), "\r\n", "\n")
 	before := strings.ReplaceAll(r.PostForm.Get("before"), "\r\n", "\n")
-	file := name + ".md"
-	m, err := memory.Parse(file, []byte(text))
-	if err == nil {
-		err = m.Validate(file)
-	}
-	if err != nil {
+	_, err := edit.Apply(r.Context(), v, name, []byte(before), []byte(text), s.cfg.Now())
+	switch {
+	case errors.Is(err, vault.ErrNoChange):
+		back(w, r, page, "msg", "no change to "+name)
+	case errors.Is(err, edit.ErrChanged):
+		back(w, r, page, "err", err.Error()+": reload the page and edit again")
+	case err != nil:
 		back(w, r, page, "err", err.Error())
-		return
+	default:
+		back(w, r, page, "msg", "saved "+name)
 	}
-	now := s.cfg.Now().UTC()
-	m.Updated = now
-	m.Description, m.Body = memory.AbsoluteDates(m.Description, now), memory.AbsoluteDates(m.Body, now)
-	_, err = v.Update(r.Context(), name, func(cur *memory.Memory) error {
-		if string(cur.Render()) != before {
-			return errChanged
-		}
-		staleness.Retype(cur, m, now)
-		*cur = *m
-		return nil
-	})
-	if err != nil {
-		back(w, r, page, "err", err.Error())
-		return
-	}
-	back(w, r, page, "msg", "saved "+name)
 }
 
 // memoryRename renames a memory and rewrites the links that point at it.

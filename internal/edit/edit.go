@@ -1,0 +1,60 @@
+package edit
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/staleness"
+	"github.com/mnemo-dev/mnemo/internal/vault"
+)
+
+// ErrChanged means the memory changed after the person was shown it: the
+// edit is refused rather than losing the other change.
+var ErrChanged = errors.New("changed while you were editing it")
+
+// Apply replaces the memory called name in v with after, the whole file as
+// a person saved it, edited from before, the file as they were shown it.
+// It returns the memory as written.
+//
+// When after equals before nothing is written and the error is
+// [vault.ErrNoChange]. An after that does not parse or validate (its name
+// must stay name: renaming is [vault.Vault.Rename]'s) is refused with its
+// [memory.ParseError]s. Otherwise its updated date becomes now, relative
+// dates in its description and body are made absolute ([memory.AbsoluteDates]),
+// a change of type without a new review date gets the new type's
+// ([staleness.Retype]), and it is written through [vault.Vault.Update],
+// which also refuses secrets. When the memory as it is under the lock is
+// no longer before, the edit is refused with an error wrapping [ErrChanged].
+func Apply(ctx context.Context, v *vault.Vault, name string, before, after []byte, now time.Time) (*memory.Memory, error) {
+	if bytes.Equal(before, after) {
+		return nil, vault.ErrNoChange
+	}
+	file := name + ".md"
+	m, err := memory.Parse(file, after)
+	if err == nil {
+		err = m.Validate(file)
+	}
+	if err != nil {
+		return nil, err
+	}
+	now = now.UTC()
+	m.Updated = now
+	m.Description = memory.AbsoluteDates(m.Description, now)
+	m.Body = memory.AbsoluteDates(m.Body, now)
+	return v.Update(ctx, name, func(cur *memory.Memory) error {
+		// before is compared as a memory, not as bytes: one caller shows
+		// the file's bytes, another the memory rendered, and either is
+		// unchanged exactly when it renders as the memory now does.
+		shown, err := memory.Parse(file, before)
+		if err != nil || !bytes.Equal(cur.Render(), shown.Render()) {
+			return fmt.Errorf("%s %w", file, ErrChanged)
+		}
+		staleness.Retype(cur, m, now)
+		*cur = *m
+		return nil
+	})
+}
