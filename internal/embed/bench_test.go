@@ -28,11 +28,11 @@ func BenchmarkDecodeWeights(b *testing.B) {
 func benchEmbed(b *testing.B, texts []string) {
 	m := mustLoad(b)
 	ctx := context.Background()
-	if _, err := m.Embed(ctx, texts); err != nil { // decode the weights
+	if _, err := m.Vectors(ctx, texts); err != nil { // decode the weights
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := m.Embed(ctx, texts); err != nil {
+		if _, err := m.Vectors(ctx, texts); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -60,7 +60,7 @@ func BenchmarkColdQuestion(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := m.Embed(ctx, []string{"When did Caroline go to the LGBTQ support group?"}); err != nil {
+		if _, err := m.Vectors(ctx, []string{"When did Caroline go to the LGBTQ support group?"}); err != nil {
 			b.Fatal(err)
 		}
 	}

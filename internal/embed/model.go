@@ -75,10 +75,35 @@ func (m *Model) Tokens(text string) []int32 {
 }
 
 // Embed returns one vector of length 1 and [Dim] values per text, in
-// order; the cosine similarity of two texts is their vectors' dot product.
-// A text without tokens (the empty string) gets the vector the model gives
-// to nothing at all.
+// order; the cosine similarity of two texts is their vectors' dot
+// product. A text the vocabulary spells less than half of (one in a
+// script the model never learnt, such as Chinese or Cyrillic, or
+// nothing at all) gets nil: its vector would say nothing, and would sit
+// near every other such text.
 func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	var readable []string
+	var at []int
+	for i, t := range texts {
+		if m.tok.readable(t) >= minReadable {
+			readable = append(readable, t)
+			at = append(at, i)
+		}
+	}
+	vs, err := m.Vectors(ctx, readable)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]float32, len(texts))
+	for j, i := range at {
+		out[i] = vs[j]
+	}
+	return out, nil
+}
+
+// Vectors is [Model.Embed] for every text, readable or not: what the
+// reference implementation computes. A text without tokens (the empty
+// string) gets the vector the model gives to nothing at all.
+func (m *Model) Vectors(ctx context.Context, texts []string) ([][]float32, error) {
 	w, err := m.weights()
 	if err != nil {
 		return nil, err
@@ -115,4 +140,45 @@ func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 		}
 	}
 	return out, nil
+}
+
+// minReadable is the share of a text the vocabulary must spell for its
+// vector to mean something (see [Model.Embed]).
+const minReadable = 0.5
+
+// EmbedQuery returns the vector of one text, or nil when the model cannot
+// read it (see [Model.Embed]).
+func (m *Model) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	v, err := m.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	return v[0], nil
+}
+
+// A Lazy is a [Model] loaded on first use, for a process that may not
+// need one. It is safe for concurrent use.
+type Lazy struct {
+	load func() (*Model, error)
+}
+
+// NewLazy returns a Lazy of the built-in model.
+func NewLazy() *Lazy { return &Lazy{load: sync.OnceValues(Load)} }
+
+// Embed is [Model.Embed].
+func (l *Lazy) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	m, err := l.load()
+	if err != nil {
+		return nil, err
+	}
+	return m.Embed(ctx, texts)
+}
+
+// EmbedQuery is [Model.EmbedQuery].
+func (l *Lazy) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	m, err := l.load()
+	if err != nil {
+		return nil, err
+	}
+	return m.EmbedQuery(ctx, text)
 }

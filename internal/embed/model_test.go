@@ -96,19 +96,19 @@ func testGoldenVectors(t *testing.T, m *Model, want float64) {
 	for i, c := range g.Vectors {
 		texts[i] = c.Text
 	}
-	got, err := m.Embed(context.Background(), texts)
+	got, err := m.Vectors(context.Background(), texts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	worst := 1.0
 	for i, c := range g.Vectors {
 		if len(got[i]) != Dim {
-			t.Fatalf("len(Embed(%q)) = %d, want %d", c.Text, len(got[i]), Dim)
+			t.Fatalf("len(Vectors(%q)) = %d, want %d", c.Text, len(got[i]), Dim)
 		}
 		cos := Cosine(got[i], c.Vector)
 		worst = min(worst, cos)
 		if cos < want {
-			t.Errorf("cosine(Embed(%q), reference) = %.6f, want >= %v", c.Text, cos, want)
+			t.Errorf("cosine(Vectors(%q), reference) = %.6f, want >= %v", c.Text, cos, want)
 		}
 	}
 	t.Logf("lowest cosine with the reference: %.6f", worst)
@@ -119,25 +119,36 @@ func TestEmbedAlone(t *testing.T) {
 	m := mustLoad(t)
 	ctx := context.Background()
 	texts := []string{"How do we ship?", "", "Deploys go through make deploy."}
-	all, err := m.Embed(ctx, texts)
+	all, err := m.Vectors(ctx, texts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, text := range texts {
-		one, err := m.Embed(ctx, []string{text})
+		one, err := m.Vectors(ctx, []string{text})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if cos := Cosine(one[0], all[i]); cos < 0.99999 {
-			t.Errorf("cosine(Embed(%q) alone, in a batch) = %.6f, want 1", text, cos)
+			t.Errorf("cosine(Vectors(%q) alone, in a batch) = %.6f, want 1", text, cos)
 		}
 		var norm float64
 		for _, v := range one[0] {
 			norm += float64(v) * float64(v)
 		}
 		if math.Abs(norm-1) > 1e-4 {
-			t.Errorf("|Embed(%q)|² = %v, want 1", text, norm)
+			t.Errorf("|Vectors(%q)|² = %v, want 1", text, norm)
 		}
+	}
+}
+
+func TestEmbedUnreadable(t *testing.T) {
+	m := mustLoad(t)
+	v, err := m.Embed(context.Background(), []string{"部署通过脚本完成", "Deploys go through make deploy", ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v[0] != nil || v[1] == nil || v[2] != nil {
+		t.Errorf("Embed(chinese, english, empty) = nil %v, %v, %v; want true, false, true", v[0] == nil, v[1] == nil, v[2] == nil)
 	}
 }
 
@@ -145,15 +156,15 @@ func TestEmbedCancelled(t *testing.T) {
 	m := mustLoad(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := m.Embed(ctx, []string{"anything"}); err == nil {
-		t.Errorf("Embed(cancelled) = nil error, want one")
+	if _, err := m.Vectors(ctx, []string{"anything"}); err == nil {
+		t.Errorf("Vectors(cancelled) = nil error, want one")
 	}
 }
 
 func TestSimilarityOrder(t *testing.T) {
 	// A paraphrase is nearer than a text on another subject.
 	m := mustLoad(t)
-	v, err := m.Embed(context.Background(), []string{
+	v, err := m.Vectors(context.Background(), []string{
 		"how do we ship a release",
 		"deploys go through make deploy",
 		"my cat likes to sleep in the sun",

@@ -60,6 +60,10 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 	if err == nil {
 		cfg.Suspect = staleness.SuspectFunc(flagged)
 	}
+	// Meaning reranks what the words found: the bar below asks for shared
+	// words anyway, and reading every vector of a large vault would cost
+	// the hook more than the prompt's embedding.
+	cfg.Semantic, cfg.SemanticAmong = w.semantic, true
 	results, err := recall.New(db, cfg).Recall(ctx, recall.Query{Text: prompt, Limit: 10, Now: w.now})
 	if err != nil {
 		return "", err

@@ -21,8 +21,8 @@ import (
 
 // SchemaVersion is stored in PRAGMA user_version. An index.db with another
 // version was written by another build of mnemo and is rebuilt. Version 12
-// moved the history to history.db.
-const SchemaVersion = 12
+// moved the history to history.db, 13 added the vectors.
+const SchemaVersion = 13
 
 // FileName is the index's file in a state folder.
 const FileName = "index.db"
@@ -44,6 +44,10 @@ type DB struct {
 
 	mu    sync.Mutex // guards following
 	stmts map[string]*sql.Stmt
+
+	vmu        sync.Mutex // guards following
+	vectors    *vectorSet // every vector, as last read (see Nearest)
+	vectorsKey [2]int64   // the sync and vector generations they were read at
 }
 
 // stmt returns the statement for query, prepared on first use: the search

@@ -83,6 +83,9 @@ func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
 	if err := e.expandLinks(ctx, cands, f); err != nil {
 		return nil, err // an index error, which names its package
 	}
+	if err := e.meaning(ctx, q, f, max(e.cfg.Candidates, 2*limit), cands); err != nil {
+		return nil, err
+	}
 	if err := e.load(ctx, cands); err != nil {
 		return nil, err // an index error, which names its package
 	}
