@@ -146,6 +146,9 @@ func openSyncedIndex(ctx context.Context, f *Factory, user bool) (*index.DB, str
 		return nil, "", err
 	}
 	warnProblems(f.IO.ErrOut, st.Problems)
+	if !st.Changed() {
+		return db, root, nil
+	}
 	if err := embedFew(ctx, f, db); err != nil {
 		fmt.Fprintf(f.IO.ErrOut, "warning: %v\n", err) // recall by words still works
 	}

@@ -19,6 +19,14 @@ type semanticModel interface {
 // MNEMO_SEMANTIC is off: then recall ranks by words alone and no
 // vectors are computed.
 func (f *Factory) Semantic() semanticModel {
+	if m := f.lazyModel(); m != nil {
+		return m
+	}
+	return nil // not a nil *embed.Lazy in an interface
+}
+
+// lazyModel is Semantic's model, or nil.
+func (f *Factory) lazyModel() *embed.Lazy {
 	if f.Env.Getenv("MNEMO_SEMANTIC") == "off" {
 		return nil
 	}
@@ -37,6 +45,8 @@ const inlineEmbedMax = 32
 
 // embedFew embeds the memories of db that lack a vector when there are
 // few of them, so that a memory added a moment ago is found by meaning.
+// Callers run it after a sync that wrote: counting costs a lookup per
+// memory.
 func embedFew(ctx context.Context, f *Factory, db *index.DB) error {
 	m := f.Semantic()
 	if m == nil {

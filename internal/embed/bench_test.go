@@ -16,15 +16,6 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
-func BenchmarkDecodeWeights(b *testing.B) {
-	m := mustLoad(b)
-	for b.Loop() {
-		if _, err := decodeWeights(m.file); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func benchEmbed(b *testing.B, texts []string) {
 	m := mustLoad(b)
 	ctx := context.Background()

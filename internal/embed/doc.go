@@ -7,9 +7,10 @@
 //
 // The weights are built into the binary as int8 (model.bin, 7.2 MB,
 // written by gen/pack from the pinned npm tarball; see gen/regen.sh).
-// [Load] reads only their directory and the vocabulary; the first
-// [Model.Embed] decodes the matrices, except the embedding table, of
-// which each call decodes only the rows of its tokens.
+// [Load] reads only their directory and the vocabulary; [Model.Embed]
+// multiplies by the int8 matrices where they are, decoding a chunk of
+// columns at a time on each core, and decodes only the embedding rows of
+// its tokens.
 //
 // The tokenizer and the encoder follow the reference JavaScript runtime
 // (@energetic-ai/embeddings 0.2.0 on TensorFlow.js) operation for

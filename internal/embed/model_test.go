@@ -177,3 +177,23 @@ func TestSimilarityOrder(t *testing.T) {
 		t.Errorf("cosine(ship, deploy) = %.3f <= cosine(ship, cat) = %.3f", near, far)
 	}
 }
+
+func TestShortQuery(t *testing.T) {
+	// A Short reads the first tokens of a query and nothing after them.
+	l, ctx := NewLazy(), context.Background()
+	text := "deploy the release"
+	if n := len(mustLoad(t).Tokens(text)); n != 3 {
+		t.Fatalf("Tokens(%q) has %d ids, want 3", text, n)
+	}
+	short, err := l.Short(3).EmbedQuery(ctx, text+" and then tag the build on main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := l.EmbedQuery(ctx, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cos := Cosine(short, whole); cos < 0.99999 {
+		t.Errorf("cosine(Short(3) of a longer text, the first 3 tokens) = %.6f, want 1", cos)
+	}
+}

@@ -2,9 +2,12 @@ package hook
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -60,32 +63,43 @@ func (m *fakeModel) EmbedQuery(ctx context.Context, text string) ([]float32, err
 }
 
 // TestPromptEmbedsOnlyTheQuery: the prompt hook embeds nothing until the
-// vault has vectors (it starts the worker to make them), then embeds the
-// prompt alone, and meaning reorders what the words found.
+// vault has vectors (it starts the worker to make them), nor when no more
+// memories clear the bar than it injects; then it embeds the prompt
+// alone, and meaning picks which memories fill the slots.
 func TestPromptEmbedsOnlyTheQuery(t *testing.T) {
 	root, r, out := setup(t)
 	dir := filepath.Join(root, ".memory")
-	// Both share the prompt's words, the first more of them; the second
-	// is nearer its meaning (releases, not scripts).
-	writeMemory(t, dir, memory.New(memory.Header{Name: "deploy-script", Description: "Deploy to production with the deploy script",
-		Type: memory.TypeProject, Updated: now}, "Run ./deploy.sh from your machine."))
+	// All share the prompt's words; the scripts more of them (and are
+	// newer), the release is nearer its meaning (releases, not scripts).
+	// Each script names its own file, so none repeats another.
+	for i, name := range []string{"script-a", "script-b", "script-c"} {
+		writeMemory(t, dir, memory.New(memory.Header{Name: "deploy-" + name, Description: "Deploy to production with the deploy " + name,
+			Type: memory.TypeProject, Updated: now.Add(-time.Duration(i) * time.Hour)}, "Run ./"+name+".sh from your machine to deploy."))
+	}
 	writeMemory(t, dir, memory.New(memory.Header{Name: "deploy-release", Description: "Deploy to production by pushing release tags",
-		Type: memory.TypeProject, Updated: now.Add(-24 * 60 * 60 * 1e9)}, "Pushing release tags makes the release ship."))
+		Type: memory.TypeProject, Updated: now.Add(-48 * time.Hour)}, "Pushing release tags makes the release ship."))
 	model := &fakeModel{}
 	spawned := 0
 	r.Semantic = model
 	r.Spawn = func(root, state string) error { spawned++; return nil }
 	prompt := "how do we deploy to production?"
+	session := 0
+	prompted := func() string {
+		out.Reset()
+		session++
+		run(r, UserPromptSubmit, map[string]any{"session_id": fmt.Sprint("s", session), "cwd": root, "prompt": prompt})
+		return contextOf(t, out.Bytes())
+	}
 
-	run(r, UserPromptSubmit, map[string]any{"session_id": "s1", "cwd": root, "prompt": prompt})
+	got := prompted()
 	if len(model.queries) != 0 || model.texts != 0 {
 		t.Errorf("without vectors the hook embedded %d queries and %d texts, want none", len(model.queries), model.texts)
 	}
 	if spawned != 1 {
 		t.Errorf("without vectors the hook started the worker %d times, want 1", spawned)
 	}
-	if got := contextOf(t, out.Bytes()); !before(got, "deploy-script", "deploy-release") {
-		t.Fatalf("the words alone injected %q, want deploy-script first", got)
+	if strings.Contains(got, "deploy-release") || !strings.Contains(got, "deploy-script-a") {
+		t.Fatalf("the words alone injected %q, want the three scripts", got)
 	}
 
 	// What the worker does: embed the vault.
@@ -103,21 +117,21 @@ func TestPromptEmbedsOnlyTheQuery(t *testing.T) {
 	db.Close()
 	embedded := model.texts
 
-	out.Reset()
-	run(r, UserPromptSubmit, map[string]any{"session_id": "s2", "cwd": root, "prompt": prompt})
+	got = prompted()
 	if model.texts != embedded {
 		t.Errorf("the hook embedded %d memory texts, want none", model.texts-embedded)
 	}
-	if want := []string{"deploy production"}; strings.Join(model.queries, "|") != want[0] {
-		t.Errorf("the hook embedded %q, want %q", model.queries, want)
+	if want := "deploy production"; strings.Join(model.queries, "|") != want {
+		t.Errorf("the hook embedded %q, want [%q]", model.queries, want)
 	}
-	if got := contextOf(t, out.Bytes()); !before(got, "deploy-release", "deploy-script") {
-		t.Errorf("with meaning the hook injected %q, want deploy-release first", got)
+	if !strings.Contains(got, "deploy-release") {
+		t.Errorf("with meaning the hook injected %q, want deploy-release among them", got)
 	}
-}
 
-// before reports whether s holds a, and b only after it.
-func before(s, a, b string) bool {
-	i, j := strings.Index(s, a), strings.Index(s, b)
-	return i >= 0 && (j < 0 || i < j)
+	// With no more clearing memories than slots, nothing is embedded.
+	os.Remove(filepath.Join(dir, "deploy-script-c.md"))
+	model.queries = nil
+	if got = prompted(); len(model.queries) != 0 || !strings.Contains(got, "deploy-release") {
+		t.Errorf("with 3 memories clearing the bar the hook embedded %q and injected %q; want nothing embedded, all 3", model.queries, got)
+	}
 }

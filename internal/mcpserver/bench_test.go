@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mnemo-dev/mnemo/internal/embed"
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/recall"
@@ -30,9 +31,37 @@ import (
 //
 // and with MNEMO_MCPSERVER_BIN=<a built mnemo> to measure 'mnemo mcp' itself.
 func BenchmarkRecallRoundTrip(b *testing.B) {
-	const n = 10_000
-	f := newFixture(b, synthVault(n), "MNEMO_MCPSERVER_TEST_IDLE=1s")
+	benchRecallRoundTrip(b, newFixture(b, synthVault(10_000), "MNEMO_MCPSERVER_TEST_IDLE=1s"))
+}
 
+// BenchmarkRecallRoundTripMeaning is [BenchmarkRecallRoundTrip] with
+// recall by meaning: the vault's vectors are computed first (minutes at
+// 10,000 memories), then every call embeds its query and scans them.
+func BenchmarkRecallRoundTripMeaning(b *testing.B) {
+	ctx := context.Background()
+	files := synthVault(10_000)
+	f := newFixture(b, files, "MNEMO_MCPSERVER_TEST_IDLE=1s", semanticEnv+"=1")
+	db, err := index.Open(ctx, filepath.Join(f.state, index.FileName), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Sync(ctx, index.Source{Name: "project", Dir: filepath.Join(f.root, ".memory")}); err != nil {
+		b.Fatal(err)
+	}
+	m, err := embed.Load()
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := db.EmbedMissing(ctx, m, nil); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(time.Since(start).Seconds(), "embed-vault-s")
+	benchRecallRoundTrip(b, f)
+}
+
+func benchRecallRoundTrip(b *testing.B, f *fixture) {
 	time.Sleep(200 * time.Millisecond) // settled after the handshake
 	idle := rss(b, f.cmd.Process.Pid)
 	queries := synthQueries(200)

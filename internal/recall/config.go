@@ -47,10 +47,6 @@ type Config struct {
 	// for a made-up word), below what the best turn for one of its
 	// questions has in nine cases of ten.
 	SemanticFloor float64
-	// SemanticAmong ranks by meaning only the memories the other lists
-	// found, reading their vectors alone: a hook's way, whose bar asks for
-	// shared words anyway (see package hook), at any vault's size.
-	SemanticAmong bool
 
 	// Candidates is how many memories each list contributes, at least
 	// twice the query's limit.

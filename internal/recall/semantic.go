@@ -18,36 +18,21 @@ type QueryEmbedder interface {
 
 // meaning adds recall by meaning (see [Config.Semantic]) when the engine
 // has an embedder, the index has vectors, and the query has words the
-// model can read: the memories nearest the query join the candidates
-// (unless SemanticAmong), and every candidate gains its similarity.
+// model can read: the memories nearest the query join the candidates,
+// and every candidate gains its similarity.
 func (e *Engine) meaning(ctx context.Context, q Query, f index.Filter, n int, cands map[int64]*candidate) error {
-	if e.cfg.Semantic == nil || e.cfg.SemanticWeight == 0 {
-		return nil
-	}
-	text := MeaningText(q.Text)
-	if text == "" || (e.cfg.SemanticAmong && len(cands) == 0) {
-		return nil
-	}
-	if ok, err := e.db.HasVectors(ctx); err != nil || !ok {
+	vec, err := e.queryVector(ctx, q)
+	if err != nil || vec == nil {
 		return err
 	}
-	vec, err := e.cfg.Semantic.EmbedQuery(ctx, text)
+	hits, err := e.db.Nearest(ctx, index.NearQuery{Vector: vec, Filter: f, Limit: n})
 	if err != nil {
-		return fmt.Errorf("recall: embed the query: %w", err)
+		return err
 	}
-	if vec == nil {
-		return nil
-	}
-	var hits []index.Hit
-	if !e.cfg.SemanticAmong {
-		if hits, err = e.db.Nearest(ctx, index.NearQuery{Vector: vec, Filter: f, Limit: n}); err != nil {
-			return err
-		}
-		// Only a memory near enough joins on its meaning alone.
-		hits = slices.DeleteFunc(hits, func(h index.Hit) bool {
-			return cands[h.ID] == nil && h.Score < e.cfg.SemanticFloor
-		})
-	}
+	// Only a memory near enough joins on its meaning alone.
+	hits = slices.DeleteFunc(hits, func(h index.Hit) bool {
+		return cands[h.ID] == nil && h.Score < e.cfg.SemanticFloor
+	})
 	// The candidates of the other lists get their similarity too, so
 	// that no step separates the list from what it left out.
 	listed := make(map[int64]bool, len(hits))
@@ -70,6 +55,68 @@ func (e *Engine) meaning(ctx context.Context, q Query, f index.Filter, n int, ca
 	})
 	e.fuseCosine(cands, e.cfg.SemanticWeight, hits)
 	return nil
+}
+
+// queryVector returns the vector of q's [MeaningText], or nil when recall
+// by meaning is off, the index has no vectors or the model cannot read
+// the query.
+func (e *Engine) queryVector(ctx context.Context, q Query) ([]float32, error) {
+	if e.cfg.Semantic == nil || e.cfg.SemanticWeight == 0 {
+		return nil, nil
+	}
+	text := MeaningText(q.Text)
+	if text == "" {
+		return nil, nil
+	}
+	if ok, err := e.db.HasVectors(ctx); err != nil || !ok {
+		return nil, err
+	}
+	vec, err := e.cfg.Semantic.EmbedQuery(ctx, text)
+	if err != nil {
+		return nil, fmt.Errorf("recall: embed the query: %w", err)
+	}
+	return vec, nil
+}
+
+// Rerank adds recall by meaning to results that [Engine.Recall] returned
+// without it, and sorts them again: each gains SemanticWeight × its cosine
+// similarity to the query, times its boosts, as in Recall, from its own
+// vector alone. A hook reranks what the words found this way without
+// reading every vector of a large vault. Without an embedder, vectors,
+// or a query the model can read, the results come back as they were.
+func (e *Engine) Rerank(ctx context.Context, q Query, results []Result) ([]Result, error) {
+	vec, err := e.queryVector(ctx, q)
+	if err != nil || vec == nil || len(results) == 0 {
+		return results, err
+	}
+	ids := make([]int64, len(results))
+	for i, r := range results {
+		ids[i] = r.ID
+	}
+	hits, err := e.db.Nearest(ctx, index.NearQuery{Vector: vec, Limit: len(ids), Among: ids})
+	if err != nil {
+		return nil, err
+	}
+	sim := make(map[int64]float64, len(hits))
+	for _, h := range hits {
+		sim[h.ID] = h.Score
+	}
+	out := slices.Clone(results)
+	for i := range out {
+		cos, ok := sim[out[i].ID]
+		if !ok {
+			continue
+		}
+		boost := 1.0
+		for _, b := range out[i].Why.Boosts {
+			boost *= b.Value
+		}
+		v := e.cfg.SemanticWeight * max(cos, 0)
+		out[i].Score += v * boost
+		out[i].Why.Relevance = append(slices.Clip(out[i].Why.Relevance), Part{Name: "meaning", Value: v, Detail: fmt.Sprintf("cosine %.3f", cos)})
+	}
+	sortResults(out)
+	return out, nil
 }
 
 // fuseCosine adds weight × the cosine similarity of each hit, best

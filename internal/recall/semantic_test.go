@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -18,14 +19,14 @@ var semanticMems = []mem{
 
 // semanticEngine indexes semanticMems with their vectors and returns an
 // engine recalling by meaning with the built-in model.
-func semanticEngine(t *testing.T, among bool) *Engine {
+func semanticEngine(t *testing.T) *Engine {
 	t.Helper()
 	m, err := embed.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := DefaultConfig()
-	cfg.Semantic, cfg.SemanticAmong = m, among
+	cfg.Semantic = m
 	e, db := engine(t, cfg, semanticMems...)
 	if _, err := db.EmbedMissing(context.Background(), m, nil); err != nil {
 		t.Fatal(err)
@@ -34,10 +35,9 @@ func semanticEngine(t *testing.T, among bool) *Engine {
 }
 
 func TestRecallByMeaning(t *testing.T) {
-	e := semanticEngine(t, false)
+	e := semanticEngine(t)
 	words := *e
 	words.cfg.Semantic = nil
-	among := semanticEngine(t, true)
 	tests := []struct {
 		name  string
 		e     *Engine
@@ -48,7 +48,6 @@ func TestRecallByMeaning(t *testing.T) {
 		{"paraphrase", e, "statistics must be checked", []string{"no-guessing-numbers"}},
 		{"paraphrase 2", e, "kitten napping", []string{"cat-naps"}},
 		{"paraphrase, words alone", &words, "statistics must be checked", []string{}},
-		{"paraphrase, meaning among what words found", among, "statistics must be checked", []string{}},
 		// A query on another subject gets nothing on meaning alone.
 		{"other subject", e, "quarterly tax filing deadline", []string{}},
 		// Text the model cannot read is left to the words and substrings.
@@ -69,7 +68,7 @@ func TestRecallByMeaning(t *testing.T) {
 // word part and gains a meaning part; a query the model cannot read gets
 // exactly the scores of the words alone.
 func TestMeaningOnlyAdds(t *testing.T) {
-	e := semanticEngine(t, false)
+	e := semanticEngine(t)
 	words := *e
 	words.cfg.Semantic = nil
 	ctx := context.Background()
@@ -99,6 +98,45 @@ func TestMeaningOnlyAdds(t *testing.T) {
 			t.Errorf("Recall(%q)[0] = %s %.3f with meaning, %s %.3f without; want the same", q,
 				parts(with[0]), with[0].Score, parts(without[0]), without[0].Score)
 		}
+	}
+}
+
+// TestRerank: reranking what the words found gives each result the
+// meaning part Recall would, and finds nothing new.
+func TestRerank(t *testing.T) {
+	e := semanticEngine(t)
+	words := *e
+	words.cfg.Semantic = nil
+	ctx := context.Background()
+	q := Query{Text: "never deploy a figure by hand", Now: now}
+	byWords, err := words.Recall(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reranked, err := e.Rerank(ctx, q, byWords)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := e.Recall(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{}
+	for _, r := range full {
+		want[r.Name] = r.Score
+	}
+	if len(reranked) != len(byWords) {
+		t.Fatalf("Rerank returned %v, want the %d results it was given", resultNames(reranked), len(byWords))
+	}
+	for _, r := range reranked {
+		if w, ok := want[r.Name]; !ok || math.Abs(w-r.Score) > 1e-4 {
+			t.Errorf("Rerank: %s scores %.4f, Recall with meaning %.4f", r.Name, r.Score, w)
+		}
+	}
+	// Without an embedder, results come back as they were.
+	same, err := words.Rerank(ctx, q, byWords)
+	if err != nil || !slices.Equal(resultNames(same), resultNames(byWords)) {
+		t.Errorf("Rerank without an embedder = %v, %v; want %v", resultNames(same), err, resultNames(byWords))
 	}
 }
 

@@ -136,9 +136,15 @@ func (t Tensor) Scales() []float32 {
 // Q8Row decodes row i of a [Q8Cols] tensor into dst, given its
 // [Tensor.Scales]: the fast path of [Tensor.Row].
 func (t Tensor) Q8Row(i int, scale, dst []float32) {
+	t.Q8Range(i, 0, t.Cols, scale, dst)
+}
+
+// Q8Range decodes columns j0 to j1 (excluded) of row i of a [Q8Cols]
+// tensor into dst, given its [Tensor.Scales].
+func (t Tensor) Q8Range(i, j0, j1 int, scale, dst []float32) {
 	n := t.Cols
-	v := t.data[4*n+i*n : 4*n+(i+1)*n]
-	scale, dst = scale[:n], dst[:n]
+	v := t.data[4*n+i*n+j0 : 4*n+i*n+j1]
+	scale, dst = scale[j0:j1], dst[:j1-j0]
 	for j := range dst {
 		dst[j] = float32(int8(v[j])) * scale[j]
 	}
