@@ -1,15 +1,14 @@
 package index
 
 import (
-	"cmp"
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
-
-	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
 // A NearQuery asks for the memories whose vectors are nearest a vector.
@@ -67,16 +66,38 @@ func (vs *vectorSet) nearest(q NearQuery) []Hit {
 	for _, t := range q.Filter.Types {
 		allowed = append(allowed, typeCode(t))
 	}
-	hits := make([]Hit, 0, len(sims))
-	for i, s := range sims {
-		if len(allowed) == 0 || slices.Contains(allowed, vs.types[i]) {
-			hits = append(hits, Hit{ID: vs.ids[i], Score: float64(s)})
-		}
+	// The best q.Limit, kept sorted: a new one goes in only when it beats
+	// the last, which is rare past the first few hundred.
+	type scored struct {
+		s float32
+		i int
 	}
-	slices.SortFunc(hits, func(a, b Hit) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.ID, b.ID))
-	})
-	return hits[:min(q.Limit, len(hits))]
+	top := make([]scored, 0, min(q.Limit, len(sims)))
+	better := func(a, b scored) bool { return a.s > b.s || a.s == b.s && vs.ids[a.i] < vs.ids[b.i] }
+	for i, s := range sims {
+		if len(allowed) > 0 && !slices.Contains(allowed, vs.types[i]) {
+			continue
+		}
+		c := scored{s, i}
+		if len(top) == q.Limit && !better(c, top[len(top)-1]) {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(top, c, func(a, b scored) int {
+			if better(a, b) {
+				return -1
+			}
+			return 1
+		})
+		if len(top) == q.Limit {
+			top = top[:len(top)-1]
+		}
+		top = slices.Insert(top, at, c)
+	}
+	hits := make([]Hit, len(top))
+	for j, c := range top {
+		hits[j] = Hit{ID: vs.ids[c.i], Score: float64(c.s)}
+	}
+	return hits
 }
 
 // allVectors returns every vector, from memory when neither a sync nor
@@ -93,11 +114,15 @@ func (db *DB) allVectors(ctx context.Context) (*vectorSet, error) {
 	if db.vectors != nil && db.vectorsKey == key {
 		return db.vectors, nil
 	}
-	rows, err := db.sql.QueryContext(ctx, "SELECT v.memory_id, m.type, v.data FROM vectors v JOIN memories m ON m.id = v.memory_id")
+	types, err := db.typeCodes(ctx)
 	if err != nil {
 		return nil, err
 	}
-	vs, err := scanVectors(rows)
+	rows, err := db.sql.QueryContext(ctx, "SELECT memory_id, data FROM vectors")
+	if err != nil {
+		return nil, err
+	}
+	vs, err := scanVectors(rows, types, len(types)/3)
 	if err != nil {
 		return nil, err
 	}
@@ -110,11 +135,25 @@ func (db *DB) readVectors(ctx context.Context, ids []int64) (*vectorSet, error) 
 	if len(ids) == 0 {
 		return &vectorSet{}, nil
 	}
-	rows, err := db.queryIDs(ctx, nil, "SELECT v.memory_id, m.type, v.data FROM vectors v JOIN memories m ON m.id = v.memory_id WHERE v.memory_id IN ", ids)
+	types, err := db.typeCodes(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return scanVectors(rows)
+	rows, err := db.queryIDs(ctx, nil, "SELECT memory_id, data FROM vectors WHERE memory_id IN ", ids)
+	if err != nil {
+		return nil, err
+	}
+	return scanVectors(rows, types, len(ids))
 }
 
-func typeCodeOf(typ string) byte { return typeCode(memory.Type(typ)) }
+// typeCodes returns the lengths row's data, which holds each row's
+// [typeCode] (see bm25.go): reading it beats joining every vector with
+// its memory by a third.
+func (db *DB) typeCodes(ctx context.Context) ([]byte, error) {
+	var data []byte
+	err := db.sql.QueryRowContext(ctx, "SELECT data FROM lengths WHERE k = 1").Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return data, err
+}
