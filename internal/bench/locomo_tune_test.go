@@ -9,8 +9,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/embed"
+	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/recall"
 )
 
@@ -123,4 +125,199 @@ func (c *cachedQueries) EmbedQuery(ctx context.Context, text string) ([]float32,
 	}
 	c.vecs[text] = v
 	return v, nil
+}
+
+// TestLoCoMoDump writes, for each question of the development file, the
+// parts of the words-only ranking of its best 300 turns and the cosine of
+// every turn, as JSON lines to MNEMO_TUNE_DUMP, for trying fusions
+// offline. It needs the folder TestLoCoMoTune filled.
+func TestLoCoMoDump(t *testing.T) {
+	dir, out := os.Getenv("MNEMO_TUNE_DIR"), os.Getenv("MNEMO_TUNE_DUMP")
+	if dir == "" || out == "" {
+		t.Skip("MNEMO_TUNE_DIR or MNEMO_TUNE_DUMP not set")
+	}
+	ctx := context.Background()
+	convs, err := LoadLoCoMo(devFile(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := embed.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs := &cachedQueries{m: m, path: filepath.Join(dir, "queries.json")}
+	qs.read()
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	enc := json.NewEncoder(f)
+	for _, c := range convs {
+		db, err := index.Open(ctx, filepath.Join(dir, safeName(c.ID), index.FileName), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := map[int64]string{}
+		cfg := recall.DefaultConfig()
+		e := recall.New(db, cfg)
+		now := lastDate(c).Add(24 * time.Hour)
+		for _, q := range c.Questions {
+			if len(q.Evidence) == 0 {
+				continue
+			}
+			rs, err := e.Recall(ctx, recall.Query{Text: q.Text, Limit: 300, Now: now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			type part struct {
+				ID    string             `json:"id"`
+				Rel   map[string]float64 `json:"rel"`
+				Boost float64            `json:"boost"`
+				Terms int                `json:"terms"`
+				Raw   string             `json:"raw"`
+			}
+			var words []part
+			for _, r := range rs {
+				p := part{ID: r.Name, Rel: map[string]float64{}, Boost: 1, Terms: len(r.Why.Terms)}
+				for _, x := range r.Why.Relevance {
+					p.Rel[x.Name] += x.Value
+					if x.Name == "words" {
+						p.Raw = x.Detail
+					}
+				}
+				for _, b := range r.Why.Boosts {
+					p.Boost *= b.Value
+				}
+				ids[r.ID] = r.Name
+				words = append(words, p)
+			}
+			cos := map[string]float64{}
+			if text := recall.MeaningText(q.Text); text != "" {
+				vec, err := qs.EmbedQuery(ctx, text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				hits, err := db.Nearest(ctx, index.NearQuery{Vector: vec, Limit: 100000})
+				if err != nil {
+					t.Fatal(err)
+				}
+				heads, err := db.Heads(ctx, hitIDs(hits))
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := map[int64]string{}
+				for _, h := range heads {
+					name[h.ID] = h.Name
+				}
+				for _, h := range hits {
+					cos[name[h.ID]] = h.Score
+				}
+			}
+			var ev []string
+			for _, id := range q.Evidence {
+				ev = append(ev, turnName(id))
+			}
+			if err := enc.Encode(map[string]any{"conv": c.ID, "q": q.Text, "cat": q.Category, "evidence": ev, "words": words, "cos": cos,
+				"terms": len(recall.Terms(q.Text)), "meaning": recall.MeaningText(q.Text)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		db.Close()
+	}
+	qs.write(t)
+}
+
+func hitIDs(hits []index.Hit) []int64 {
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	return ids
+}
+
+// TestLoCoMoDumpTexts embeds the turns of the development file as each of
+// a few texts and writes the cosine of every turn to each question, as
+// JSON lines to MNEMO_TUNE_DUMP_TEXTS, for trying what to embed offline.
+func TestLoCoMoDumpTexts(t *testing.T) {
+	dir, out := os.Getenv("MNEMO_TUNE_DIR"), os.Getenv("MNEMO_TUNE_DUMP_TEXTS")
+	if dir == "" || out == "" {
+		t.Skip("MNEMO_TUNE_DIR or MNEMO_TUNE_DUMP_TEXTS not set")
+	}
+	ctx := context.Background()
+	convs, err := LoadLoCoMo(devFile(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := embed.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs := &cachedQueries{m: m, path: filepath.Join(dir, "queries.json")}
+	qs.read()
+	defer qs.write(t)
+	variants := map[string]func(Turn) string{
+		"speaker": func(t Turn) string { return t.Speaker + ": " + t.Text + caption(t) },
+		"text":    func(t Turn) string { return t.Text + caption(t) },
+		"nocap":   func(t Turn) string { return t.Text },
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	enc := json.NewEncoder(f)
+	for _, c := range convs {
+		var turns []Turn
+		for _, s := range c.Sessions {
+			turns = append(turns, s.Turns...)
+		}
+		vecs := map[string][][]float32{}
+		for name, v := range variants {
+			texts := make([]string, len(turns))
+			for i, t := range turns {
+				texts[i] = v(t)
+			}
+			if vecs[name], err = m.Embed(ctx, texts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, q := range c.Questions {
+			if len(q.Evidence) == 0 {
+				continue
+			}
+			cos := map[string]map[string]float64{}
+			for _, qt := range []string{recall.MeaningText(q.Text), q.Text} {
+				if qt == "" {
+					continue
+				}
+				qv, err := qs.EmbedQuery(ctx, qt)
+				if err != nil || qv == nil {
+					continue
+				}
+				for name, vs := range vecs {
+					key := name
+					if qt == q.Text {
+						key += "+rawq"
+					}
+					cos[key] = map[string]float64{}
+					for i, v := range vs {
+						if v != nil {
+							cos[key][turnName(turns[i].ID)] = embed.Cosine(qv, v)
+						}
+					}
+				}
+			}
+			if err := enc.Encode(map[string]any{"conv": c.ID, "q": q.Text, "cos": cos}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func caption(t Turn) string {
+	if t.Caption == "" {
+		return ""
+	}
+	return " (shared an image: " + t.Caption + ")"
 }

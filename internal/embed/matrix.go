@@ -41,6 +41,10 @@ func (m *matrix) cols(i, j0, j1 int, dst, row []float32) {
 		m.t.Q8Range(i, j0, j1, m.scale, dst)
 		return
 	}
+	if m.t.Kind == packfile.Q4 {
+		m.t.Q4Range(i, j0, j1, dst)
+		return
+	}
 	m.t.Row(i, row)
 	copy(dst, row[j0:j1])
 }

@@ -37,7 +37,7 @@ type Model struct {
 
 // Load opens the model built into the binary. It reads only the model's
 // directory and vocabulary (about a millisecond); [Model.Embed] reads the
-// int8 weights where they are, decoding a chunk at a time.
+// quantized weights where they are, decoding a chunk at a time.
 func Load() (*Model, error) {
 	return load(packed)
 }

@@ -21,8 +21,8 @@ import (
 
 // SchemaVersion is stored in PRAGMA user_version. An index.db with another
 // version was written by another build of mnemo and is rebuilt. Version 12
-// moved the history to history.db, 13 added the vectors.
-const SchemaVersion = 13
+// moved the history to history.db, 13 added the vectors, 14 their mean.
+const SchemaVersion = 14
 
 // FileName is the index's file in a state folder.
 const FileName = "index.db"

@@ -64,7 +64,55 @@ func (db *DB) EmbedMissing(ctx context.Context, e Embedder, progress func(done, 
 			progress(done, total)
 		}
 	}
+	if done > 0 {
+		if err := db.writeMean(ctx); err != nil {
+			return done, fmt.Errorf("index: embed: mean vector: %w", err)
+		}
+	}
 	return done, nil
+}
+
+// writeMean stores the mean of every vector (see [DB.MeanVector]).
+func (db *DB) writeMean(ctx context.Context) error {
+	vs, err := db.allVectors(ctx)
+	if err != nil || len(vs.ids) == 0 {
+		return err
+	}
+	mean := make([]float64, vs.dim)
+	for i := range vs.ids {
+		for j, x := range vs.data[i*vs.dim : (i+1)*vs.dim] {
+			mean[j] += float64(x)
+		}
+	}
+	b := make([]byte, 0, 4*vs.dim)
+	for _, x := range mean {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(x/float64(len(vs.ids)))))
+	}
+	_, err = db.sql.ExecContext(ctx, "INSERT OR REPLACE INTO vector_mean (k, data) VALUES (1, ?)", b)
+	return err
+}
+
+// MeanVector returns the mean of the vault's vectors as the last
+// [DB.EmbedMissing] that wrote computed it, or nil before any. Its dot
+// product with a query's vector is the query's mean cosine similarity to
+// the vault: what recall by meaning measures a memory's nearness from, so
+// that a query near everything (a vague one) is not taken to be near each.
+// A sync that edits or removes memories leaves it as it was until the
+// next EmbedMissing: a mean moves little with a few memories.
+func (db *DB) MeanVector(ctx context.Context) ([]float32, error) {
+	var b []byte
+	err := db.sql.QueryRowContext(ctx, "SELECT data FROM vector_mean WHERE k = 1").Scan(&b)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: mean vector: %w", err)
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v, nil
 }
 
 // missingVector restricts a query on memories m to those without a vector.

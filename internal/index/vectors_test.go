@@ -218,3 +218,38 @@ func TestVectorRoundTrip(t *testing.T) {
 		t.Errorf("decodeVector into the wrong length = nil error, want one")
 	}
 }
+
+// TestMeanVector: EmbedMissing leaves the mean of the vectors, so that a
+// query's similarity to it is its mean similarity to the memories; an
+// unreadable memory, which has no vector, counts for nothing.
+func TestMeanVector(t *testing.T) {
+	ctx := context.Background()
+	db, dir := vectorVault(t)
+	if m, err := db.MeanVector(ctx); m != nil || err != nil {
+		t.Fatalf("MeanVector before embedding = %v, %v; want nil", m, err)
+	}
+	writeFile(t, dir, "odd.md", memFile("odd", "An unreadable text", "Nothing to read."))
+	mustSync(t, db, dir)
+	if _, err := db.EmbedMissing(ctx, &wordEmbedder{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mean, err := db.MeanVector(ctx)
+	if err != nil || len(mean) != 64 {
+		t.Fatalf("MeanVector = %d values, %v; want 64", len(mean), err)
+	}
+	q := wordVector("deploy cat tests")
+	hits, err := db.Nearest(ctx, NearQuery{Vector: q, Limit: 10})
+	if err != nil || len(hits) != 3 {
+		t.Fatalf("Nearest = %v, %v; want 3 hits", hits, err)
+	}
+	var want, got float64
+	for _, h := range hits {
+		want += h.Score / 3
+	}
+	for i, x := range q {
+		got += float64(x * mean[i])
+	}
+	if math.Abs(got-want) > 1e-3 {
+		t.Errorf("query · MeanVector = %.4f, want the mean similarity %.4f", got, want)
+	}
+}

@@ -19,10 +19,14 @@ type QueryEmbedder interface {
 // meaning adds recall by meaning (see [Config.Semantic]) when the engine
 // has an embedder, the index has vectors, and the query has words the
 // model can read: the memories nearest the query join the candidates,
-// and every candidate gains its similarity.
+// and every candidate gains its nearness (see [Config.SemanticWeight]).
 func (e *Engine) meaning(ctx context.Context, q Query, f index.Filter, n int, cands map[int64]*candidate) error {
 	vec, err := e.queryVector(ctx, q)
 	if err != nil || vec == nil {
+		return err
+	}
+	mean, err := e.meanSimilarity(ctx, vec)
+	if err != nil {
 		return err
 	}
 	hits, err := e.db.Nearest(ctx, index.NearQuery{Vector: vec, Filter: f, Limit: n})
@@ -53,8 +57,28 @@ func (e *Engine) meaning(ctx context.Context, q Query, f index.Filter, n int, ca
 	slices.SortFunc(hits, func(a, b index.Hit) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.ID, b.ID))
 	})
-	e.fuseCosine(cands, e.cfg.SemanticWeight, hits)
+	e.fuseCosine(cands, hits, mean)
 	return nil
+}
+
+// meanSimilarity is the mean cosine similarity of vec to the vault's
+// memories (see [index.DB.MeanVector]); 0 before the mean is known.
+func (e *Engine) meanSimilarity(ctx context.Context, vec []float32) (float64, error) {
+	mean, err := e.db.MeanVector(ctx)
+	if err != nil || len(mean) != len(vec) {
+		return 0, err
+	}
+	var dot float64
+	for i, x := range vec {
+		dot += float64(x) * float64(mean[i])
+	}
+	return dot, nil
+}
+
+// nearness is the meaning part of a memory at cosine cos to a query whose
+// mean similarity to the vault is mean.
+func (e *Engine) nearness(cos, mean float64) float64 {
+	return e.cfg.SemanticWeight * max(cos-mean, 0)
 }
 
 // queryVector returns the vector of q's [MeaningText], or nil when recall
@@ -79,8 +103,8 @@ func (e *Engine) queryVector(ctx context.Context, q Query) ([]float32, error) {
 }
 
 // Rerank adds recall by meaning to results that [Engine.Recall] returned
-// without it, and sorts them again: each gains SemanticWeight × its cosine
-// similarity to the query, times its boosts, as in Recall, from its own
+// without it, and sorts them again: each gains its nearness to the query
+// (see [Config.SemanticWeight]), times its boosts, as in Recall, from its own
 // vector alone. A hook reranks what the words found this way without
 // reading every vector of a large vault. Without an embedder, vectors,
 // or a query the model can read, the results come back as they were.
@@ -94,6 +118,10 @@ func (e *Engine) Rerank(ctx context.Context, q Query, results []Result) ([]Resul
 		ids[i] = r.ID
 	}
 	hits, err := e.db.Nearest(ctx, index.NearQuery{Vector: vec, Limit: len(ids), Among: ids})
+	if err != nil {
+		return nil, err
+	}
+	mean, err := e.meanSimilarity(ctx, vec)
 	if err != nil {
 		return nil, err
 	}
@@ -111,28 +139,25 @@ func (e *Engine) Rerank(ctx context.Context, q Query, results []Result) ([]Resul
 		for _, b := range out[i].Why.Boosts {
 			boost *= b.Value
 		}
-		v := e.cfg.SemanticWeight * max(cos, 0)
+		v := e.nearness(cos, mean)
 		out[i].Score += v * boost
-		out[i].Why.Relevance = append(slices.Clip(out[i].Why.Relevance), Part{Name: "meaning", Value: v, Detail: fmt.Sprintf("cosine %.3f", cos)})
+		out[i].Why.Relevance = append(slices.Clip(out[i].Why.Relevance), Part{Name: "meaning", Value: v, Detail: fmt.Sprintf("cosine %.3f, vault mean %.3f", cos, mean)})
 	}
 	sortResults(out)
 	return out, nil
 }
 
-// fuseCosine adds weight × the cosine similarity of each hit, best
-// first. Cosines
-// compare across queries, so a query whose meaning matches nothing well
-// adds little anywhere, where normalising its list would stretch noise.
-func (e *Engine) fuseCosine(cands map[int64]*candidate, weight float64, hits []index.Hit) {
+// fuseCosine adds the [Engine.nearness] of each hit, best first.
+func (e *Engine) fuseCosine(cands map[int64]*candidate, hits []index.Hit, mean float64) {
 	for i, h := range hits {
-		v := weight * max(h.Score, 0)
+		v := e.nearness(h.Score, mean)
 		c := cands[h.ID]
 		if c == nil {
 			c = &candidate{id: h.ID}
 			cands[h.ID] = c
 		}
 		c.rel += v
-		c.why.Relevance = append(c.why.Relevance, Part{Name: "meaning", Value: v, Detail: fmt.Sprintf("rank %d, cosine %.3f", i+1, h.Score)})
+		c.why.Relevance = append(c.why.Relevance, Part{Name: "meaning", Value: v, Detail: fmt.Sprintf("rank %d, cosine %.3f, vault mean %.3f", i+1, h.Score, mean)})
 	}
 }
 

@@ -15,6 +15,7 @@ var semanticMems = []mem{
 	{"cat-naps", "The cat sleeps in the sun", "A warm windowsill.", ""},
 	{"deploy", "Deploys go through make deploy", "Never deploy by hand.", ""},
 	{"chinese-note", "部署通过脚本完成", "部署脚本在仓库根目录", ""},
+	{"time-parse", "Timestamps go through parseRFC3339Nano", "See `internal/memory/dates.go`.", ""},
 }
 
 // semanticEngine indexes semanticMems with their vectors and returns an
@@ -151,6 +152,35 @@ func TestMeaningText(t *testing.T) {
 	for _, tt := range tests {
 		if got := MeaningText(tt.in); got != tt.want {
 			t.Errorf("MeaningText(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestMeaningNeverLowers: meaning only adds evidence. Every memory the
+// words find keeps at least its score with meaning, whatever the query:
+// English, a script the model cannot read, code identifiers, a mix.
+func TestMeaningNeverLowers(t *testing.T) {
+	e := semanticEngine(t)
+	words := *e
+	words.cfg.Semantic = nil
+	ctx := context.Background()
+	for _, q := range []string{"deploy by hand", "部署脚本", "make deploy", "parseRFC3339Nano deploy.sh", "部署 deploy", "hand", "warm tax filing", "sun quarterly invoices", "figure skating"} {
+		with, err := e.Recall(ctx, Query{Text: q, Now: now, Limit: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		without, err := words.Recall(ctx, Query{Text: q, Now: now, Limit: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		score := map[string]float64{}
+		for _, r := range with {
+			score[r.Name] = r.Score
+		}
+		for _, r := range without {
+			if got, ok := score[r.Name]; !ok || got < r.Score-1e-9 {
+				t.Errorf("Recall(%q): %s scores %.4f with meaning (found %v), %.4f by words", q, r.Name, got, ok, r.Score)
+			}
 		}
 	}
 }
