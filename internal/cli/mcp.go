@@ -74,6 +74,7 @@ func runMCP(ctx context.Context, f *Factory) error {
 		Session:      f.Env.Getenv("CLAUDE_CODE_SESSION_ID"),
 		Mounts:       mountSources(p),
 		Semantic:     semantic,
+		Compare:      f.compare(),
 	})
 	return srv.Run(ctx, mcpserver.Stdio(f.IO.In, f.IO.Out))
 }

@@ -38,6 +38,16 @@ func (f *Factory) lazyModel() *embed.Lazy {
 	return f.model
 }
 
+// compare returns consolidation's similarity of meaning (the cosine of
+// two texts' vectors), or nil when MNEMO_SEMANTIC is off.
+func (f *Factory) compare() func(ctx context.Context, a, b string) (float64, error) {
+	m := f.lazyModel()
+	if m == nil {
+		return nil
+	}
+	return m.Comparer().Cosine
+}
+
 // inlineEmbedMax is how many memories without a vector a command embeds
 // itself when it syncs (about a second of work); more wait for `mnemo
 // reindex` or the worker.

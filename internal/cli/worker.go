@@ -214,7 +214,7 @@ func openConsolidator(ctx context.Context, f *Factory, cwd string, log *slog.Log
 	}
 	c := &consolidate.Consolidator{
 		Project: pv, User: uv, Inbox: in, Index: db, Root: p.Root, Cwd: cwd, Head: p.Head(ctx),
-		Now: f.Now().UTC(), AutoApprove: consolidate.DefaultAutoApprove,
+		Now: f.Now().UTC(), AutoApprove: consolidate.DefaultAutoApprove, Semantic: f.compare(),
 	}
 	return c, func() { db.Close() }, nil
 }

@@ -69,6 +69,9 @@ type Config struct {
 	// Semantic embeds queries for recall by meaning; nil turns it off.
 	// The server never embeds memories: the worker does.
 	Semantic recall.QueryEmbedder
+	// Compare, when set, is consolidation's similarity of meaning for
+	// remember (see [consolidate.Consolidator.Semantic]).
+	Compare func(ctx context.Context, a, b string) (float64, error)
 }
 
 // A Server answers one MCP client.
