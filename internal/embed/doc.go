@@ -5,11 +5,12 @@
 // of 512 values, of length 1. Texts are cut at 128 tokens. The model
 // reads English; other text gets mostly unknown tokens.
 //
-// The weights are built into the binary quantized (model.bin, 4.8 MB:
-// the embedding table, feed-forward and pooling matrices in 4 bits, the
-// attention matrices in int8), written by gen/pack from the pinned npm
-// tarball; see gen/regen.sh. [Load] reads only their directory and the
-// vocabulary; [Model.Embed] multiplies by the matrices where they are, decoding a chunk of
+// The weights are built into the binary quantized (model.bin, 4.4 MB:
+// the embedding table, feed-forward, pooling and second attention
+// matrices in 4 bits, the rest in int8), written by gen/pack from the
+// pinned npm tarball; see gen/regen.sh. [Load] reads only their
+// directory and the vocabulary; [Model.Embed] multiplies by the matrices
+// where they are, decoding a chunk of
 // columns at a time on each core, and decodes only the embedding rows of
 // its tokens.
 //

@@ -68,12 +68,12 @@ func TestTokensCut(t *testing.T) {
 // TestEmbedGolden compares the built-in model's vectors (int8 and 4-bit
 // matrices, see gen/pack) with the reference's float32 ones. All int8,
 // they matched to cosine 0.9993 and two texts' similarity to 0.009; with
-// the embedding table, the feed-forward and pooling matrices in 4 bits
-// (2.4 MB less binary), 0.965 and 0.054, and LoCoMo's recall moved within
-// its noise (see gen/pack's defaultQ4). The bounds catch a broken packing,
-// which lands far below them.
+// the embedding table, the feed-forward, the second attention and the
+// pooling matrices in 4 bits (2.8 MB less binary), 0.955 and 0.058, and
+// LoCoMo's recall moved within its noise (see gen/pack's defaultQ4). The
+// bounds catch a broken packing, which lands far below them.
 func TestEmbedGolden(t *testing.T) {
-	testGoldenVectors(t, mustLoad(t), 0.96, 0.06)
+	testGoldenVectors(t, mustLoad(t), 0.95, 0.065)
 }
 
 // TestEmbedFullPrecision compares the model packed as float32 (gen/pack

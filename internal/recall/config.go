@@ -36,15 +36,17 @@ type Config struct {
 	// similarity to the vault (0 when it does not), added after link
 	// expansion (a memory's meaning is its own, not its neighbours'). A
 	// vague query sits near everything: measured from the mean, it is
-	// near nothing in particular. On the LoCoMo development file, with
-	// the built-in model: the words alone 64.4/75.0/82.6 (R@5/R@10/R@25),
-	// the plain cosine (weight 2) 67.8/76.9/85.5, the nearness at 2.75
-	// 68.6/76.9/86.0, with no category below the words alone at any k
-	// (from 2.5 to 3.25 all within 0.5 points; at 3 one adversarial
-	// question fell out of R@10). z-scores (also dividing by the spread
-	// of the query's similarities, which needs every vector) gave the same
-	// within 0.5 points; min-max normalising, less (at most 68.1/76.7);
-	// reciprocal-rank fusion, less than the words alone.
+	// near nothing in particular. On the LoCoMo development file
+	// (R@5/R@10/R@25), the words alone score 64.4/75.0/82.6; with the
+	// built-in model the nearness at 2.75 68.1/77.0/86.1, no category
+	// below the words alone at any k. Tuned with the model all int8: the
+	// plain cosine (weight 2) 67.7/76.5/86.0, the nearness at 3
+	// 68.3/76.8/86.1, from 2.5 to 3.25 all within 0.5 points (2.75 was
+	// the one where no category lost, on the 4-bit model); z-scores (also
+	// dividing by the spread of the query's similarities, which needs
+	// every vector) the same within 0.5 points; min-max normalising less
+	// (at most 68.1/76.7); reciprocal-rank fusion less than the words
+	// alone.
 	Semantic       QueryEmbedder `json:"-"`
 	SemanticWeight float64
 	// SemanticFloor is the cosine a memory no other list found needs to
