@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/embed"
 )
 
 // benchVault writes n small memory files once per benchmark run.
@@ -232,4 +234,33 @@ func BenchmarkNearest10k(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkEmbedVault times [DB.EmbedMissing] with the built-in model over
+// 500 memories of about 50 words (what the worker does for a vault, a
+// batch at a time), and reports the time per memory and what 10,000 would
+// take. Run it with -benchtime 1x: one pass is minutes of CPU.
+func BenchmarkEmbedVault(b *testing.B) {
+	const n = 500
+	ctx := context.Background()
+	m, err := embed.Load()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		b.StopTimer()
+		dir := benchVault(b, n)
+		db := mustOpen(b)
+		if _, err := db.Sync(ctx, Source{"project", dir}); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		start := time.Now()
+		if _, err := db.EmbedMissing(ctx, m, nil); err != nil {
+			b.Fatal(err)
+		}
+		per := time.Since(start) / n
+		b.ReportMetric(float64(per.Microseconds())/1000, "ms/memory")
+		b.ReportMetric((per * 10_000).Minutes(), "min/10k")
+	}
 }

@@ -160,3 +160,34 @@ func TestQ4(t *testing.T) {
 		t.Errorf("Encode(Q4, 1×3) succeeded, want an error: 4-bit values need an even number of columns")
 	}
 }
+
+// BenchmarkDecode times decoding a 512×1536 matrix a chunk of 128 columns
+// at a time, as package embed multiplies by it, stored as int8 and as Q4.
+func BenchmarkDecode(b *testing.B) {
+	const rows, cols, chunk = 512, 1536, 128
+	v := make([]float32, rows*cols)
+	for i := range v {
+		v[i] = float32(math.Sin(float64(i)))
+	}
+	dst := make([]float32, chunk)
+	for _, kind := range []Kind{Q8Cols, Q4} {
+		t, err := Encode("m", kind, rows, cols, v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(map[Kind]string{Q8Cols: "q8", Q4: "q4"}[kind], func(b *testing.B) {
+			scale := t.Scales()
+			for b.Loop() {
+				for j := 0; j < cols; j += chunk {
+					for i := range rows {
+						if kind == Q4 {
+							t.Q4Range(i, j, j+chunk, dst)
+						} else {
+							t.Q8Range(i, j, j+chunk, scale, dst)
+						}
+					}
+				}
+			}
+		})
+	}
+}
