@@ -64,10 +64,16 @@ func (db *DB) EmbedMissing(ctx context.Context, e Embedder, progress func(done, 
 			progress(done, total)
 		}
 	}
-	if done > 0 {
-		if err := db.writeMean(ctx); err != nil {
-			return done, fmt.Errorf("index: embed: mean vector: %w", err)
-		}
+	// The mean is written after the last batch; a run stopped between the
+	// two leaves vectors without it, which the next run mends.
+	var stale bool
+	err = db.sql.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM vectors)
+		AND NOT EXISTS (SELECT 1 FROM vector_mean)`).Scan(&stale)
+	if err == nil && (done > 0 || stale) {
+		err = db.writeMean(ctx)
+	}
+	if err != nil {
+		return done, fmt.Errorf("index: embed: mean vector: %w", err)
 	}
 	return done, nil
 }

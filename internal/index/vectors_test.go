@@ -252,4 +252,16 @@ func TestMeanVector(t *testing.T) {
 	if math.Abs(got-want) > 1e-3 {
 		t.Errorf("query · MeanVector = %.4f, want the mean similarity %.4f", got, want)
 	}
+
+	// A run stopped after its last batch, before the mean: the next run,
+	// with nothing to embed, writes it.
+	if _, err := db.sql.ExecContext(ctx, "DELETE FROM vector_mean"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.EmbedMissing(ctx, &wordEmbedder{}, nil); n != 0 || err != nil {
+		t.Fatalf("EmbedMissing with nothing missing = %d, %v; want 0, nil", n, err)
+	}
+	if m, err := db.MeanVector(ctx); len(m) != 64 || err != nil {
+		t.Errorf("MeanVector after a run with nothing to embed = %d values, %v; want 64", len(m), err)
+	}
 }
