@@ -158,9 +158,7 @@ func TestLoCoMoDump(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ids := map[int64]string{}
-		cfg := recall.DefaultConfig()
-		e := recall.New(db, cfg)
+		e := recall.New(db, recall.DefaultConfig())
 		now := lastDate(c).Add(24 * time.Hour)
 		for _, q := range c.Questions {
 			if len(q.Evidence) == 0 {
@@ -170,55 +168,15 @@ func TestLoCoMoDump(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			type part struct {
-				ID    string             `json:"id"`
-				Rel   map[string]float64 `json:"rel"`
-				Boost float64            `json:"boost"`
-				Terms int                `json:"terms"`
-				Raw   string             `json:"raw"`
-			}
-			var words []part
-			for _, r := range rs {
-				p := part{ID: r.Name, Rel: map[string]float64{}, Boost: 1, Terms: len(r.Why.Terms)}
-				for _, x := range r.Why.Relevance {
-					p.Rel[x.Name] += x.Value
-					if x.Name == "words" {
-						p.Raw = x.Detail
-					}
-				}
-				for _, b := range r.Why.Boosts {
-					p.Boost *= b.Value
-				}
-				ids[r.ID] = r.Name
-				words = append(words, p)
-			}
-			cos := map[string]float64{}
-			if text := recall.MeaningText(q.Text); text != "" {
-				vec, err := qs.EmbedQuery(ctx, text)
-				if err != nil {
-					t.Fatal(err)
-				}
-				hits, err := db.Nearest(ctx, index.NearQuery{Vector: vec, Limit: 100000})
-				if err != nil {
-					t.Fatal(err)
-				}
-				heads, err := db.Heads(ctx, hitIDs(hits))
-				if err != nil {
-					t.Fatal(err)
-				}
-				name := map[int64]string{}
-				for _, h := range heads {
-					name[h.ID] = h.Name
-				}
-				for _, h := range hits {
-					cos[name[h.ID]] = h.Score
-				}
+			cos, err := cosines(ctx, db, qs, q.Text)
+			if err != nil {
+				t.Fatal(err)
 			}
 			var ev []string
 			for _, id := range q.Evidence {
 				ev = append(ev, turnName(id))
 			}
-			if err := enc.Encode(map[string]any{"conv": c.ID, "q": q.Text, "cat": q.Category, "evidence": ev, "words": words, "cos": cos,
+			if err := enc.Encode(map[string]any{"conv": c.ID, "q": q.Text, "cat": q.Category, "evidence": ev, "words": wordParts(rs), "cos": cos,
 				"terms": len(recall.Terms(q.Text)), "meaning": recall.MeaningText(q.Text)}); err != nil {
 				t.Fatal(err)
 			}
@@ -226,6 +184,63 @@ func TestLoCoMoDump(t *testing.T) {
 		db.Close()
 	}
 	qs.write(t)
+}
+
+// A wordPart is one result of the words-only ranking, for the dump.
+type wordPart struct {
+	ID    string             `json:"id"`
+	Rel   map[string]float64 `json:"rel"`   // relevance by list
+	Boost float64            `json:"boost"` // the product of the boosts
+	Terms int                `json:"terms"` // query words matched
+	Raw   string             `json:"raw"`   // the words list's detail: rank and BM25 score
+}
+
+func wordParts(rs []recall.Result) []wordPart {
+	var out []wordPart
+	for _, r := range rs {
+		p := wordPart{ID: r.Name, Rel: map[string]float64{}, Boost: 1, Terms: len(r.Why.Terms)}
+		for _, x := range r.Why.Relevance {
+			p.Rel[x.Name] += x.Value
+			if x.Name == "words" {
+				p.Raw = x.Detail
+			}
+		}
+		for _, b := range r.Why.Boosts {
+			p.Boost *= b.Value
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// cosines returns the cosine of every memory of db to the question's
+// [recall.MeaningText], by memory name.
+func cosines(ctx context.Context, db *index.DB, qs *cachedQueries, question string) (map[string]float64, error) {
+	cos := map[string]float64{}
+	text := recall.MeaningText(question)
+	if text == "" {
+		return cos, nil
+	}
+	vec, err := qs.EmbedQuery(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	hits, err := db.Nearest(ctx, index.NearQuery{Vector: vec, Limit: 100000})
+	if err != nil {
+		return nil, err
+	}
+	heads, err := db.Heads(ctx, hitIDs(hits))
+	if err != nil {
+		return nil, err
+	}
+	name := map[int64]string{}
+	for _, h := range heads {
+		name[h.ID] = h.Name
+	}
+	for _, h := range hits {
+		cos[name[h.ID]] = h.Score
+	}
+	return cos, nil
 }
 
 func hitIDs(hits []index.Hit) []int64 {

@@ -10,9 +10,8 @@
 // matrices in 4 bits, the rest in int8), written by gen/pack from the
 // pinned npm tarball; see gen/regen.sh. [Load] reads only their
 // directory and the vocabulary; [Model.Embed] multiplies by the matrices
-// where they are, decoding a chunk of
-// columns at a time on each core, and decodes only the embedding rows of
-// its tokens.
+// where they are, decoding a chunk of columns at a time on each core, and
+// decodes only the embedding rows of its tokens.
 //
 // The tokenizer and the encoder follow the reference JavaScript runtime
 // (@energetic-ai/embeddings 0.2.0 on TensorFlow.js) operation for
