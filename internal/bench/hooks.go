@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"hash/fnv"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/project"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -19,6 +24,12 @@ type HookOptions struct {
 	Ns   []int  // vault sizes
 	Runs int    // runs per hook and size; 30 when 0
 	Seed uint64
+	// Vectors gives every memory a stand-in vector before timing, as the
+	// worker would have given it the model's, so that the prompt hook runs
+	// its recall by meaning: the vectors are words hashed into 512 values
+	// (the model would take minutes per thousand memories; what a vector
+	// says changes which memories a hook picks, not what picking costs).
+	Vectors bool
 	// Progress, when set, is told what the run is doing.
 	Progress func(step string)
 }
@@ -137,14 +148,67 @@ func hookProject(ctx context.Context, opts HookOptions, n int, base string) (roo
 	}
 	progress(opts, fmt.Sprintf("building the index of %d memories", n))
 	warm := exec.CommandContext(ctx, opts.Exe, "reindex")
-	warm.Env, warm.Dir = env, root
+	warm.Env, warm.Dir = append(slices.Clip(env), "MNEMO_SEMANTIC=off"), root // vectors below
 	if out, err := warm.CombinedOutput(); err != nil {
 		return "", nil, nil, fmt.Errorf("bench: build the index: %v: %s", err, out)
+	}
+	if opts.Vectors {
+		progress(opts, fmt.Sprintf("giving %d memories stand-in vectors", n))
+		if err := standInVectors(ctx, root, home); err != nil {
+			return "", nil, nil, fmt.Errorf("bench: vectors: %w", err)
+		}
 	}
 	if _, err := run("session-start", fmt.Sprintf(`{"session_id":"warm","cwd":%q,"source":"startup"}`, root)); err != nil {
 		return "", nil, nil, err
 	}
 	return root, s, run, nil
+}
+
+// standInVectors gives every memory of the project at root a vector of
+// its words hashed (see [HookOptions.Vectors]).
+func standInVectors(ctx context.Context, root, home string) error {
+	env := project.Env{Home: home, Getenv: func(k string) string {
+		if k == "MNEMO_HOME" {
+			return filepath.Join(home, ".mnemo")
+		}
+		return ""
+	}}
+	p, err := project.Find(ctx, root, env)
+	if err != nil {
+		return err
+	}
+	db, err := index.Open(ctx, filepath.Join(p.StateDir(), index.FileName), nil)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	_, err = db.EmbedMissing(ctx, hashedWords{}, nil)
+	return err
+}
+
+// hashedWords embeds a text as its words hashed into 512 values, of
+// length 1.
+type hashedWords struct{}
+
+func (hashedWords) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v := make([]float32, 512)
+		for _, w := range strings.Fields(strings.ToLower(t)) {
+			h := fnv.New32a()
+			h.Write([]byte(w))
+			v[h.Sum32()%512]++
+		}
+		var n float64
+		for _, x := range v {
+			n += float64(x * x)
+		}
+		for j := range v {
+			v[j] /= float32(math.Sqrt(max(n, 1)))
+		}
+		out[i] = v
+	}
+	return out, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

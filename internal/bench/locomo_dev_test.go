@@ -10,10 +10,14 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/recall"
 )
 
-// devFile is the LoCoMo development file, beside the repository.
+// devFile is the LoCoMo development file, beside the repository, or
+// where MNEMO_LOCOMO_DEV says (from a worktree elsewhere).
 func devFile(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join("..", "..", "..", "shared", "bench", "locomo-dev.json")
+	if p := os.Getenv("MNEMO_LOCOMO_DEV"); p != "" {
+		path = p
+	}
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("no LoCoMo development file: %v", err)
 	}

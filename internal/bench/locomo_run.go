@@ -25,6 +25,11 @@ type LoCoMoReport struct {
 	ByCategory map[string]map[string]float64 `json:"by_category"`
 	Questions  int                           `json:"questions"`
 
+	// Lists holds, with [LoCoMoOptions.Lists], the scores of each list
+	// alone: "words" (the ranking without recall by meaning) and
+	// "meaning" (recall by meaning without the word lists).
+	Lists map[string]*LoCoMoReport `json:"lists,omitempty"`
+
 	CategoryQuestions map[string]int `json:"-"` // questions per category
 	Conversations     int            `json:"-"`
 	Turns             int            `json:"-"`
@@ -36,6 +41,31 @@ type LoCoMoOptions struct {
 	Ks     []int         // cut-offs; DefaultKs when empty
 	Config recall.Config // the ranking; recall.DefaultConfig() is what mnemo ships
 	Dir    string        // where the vaults and indexes go; a temporary folder when empty
+	// Embedder embeds the turns when Config.Semantic is set.
+	Embedder index.Embedder
+	// Lists also scores each list alone (see [LoCoMoReport.Lists]); it
+	// needs Config.Semantic.
+	Lists bool
+}
+
+// rankings returns the rankings a run scores: the configured one first.
+func (o LoCoMoOptions) rankings() []ranking {
+	rs := []ranking{{"", o.Config}}
+	if !o.Lists || o.Config.Semantic == nil {
+		return rs
+	}
+	words := o.Config
+	words.Semantic = nil
+	meaning := o.Config
+	meaning.WordsWeight, meaning.SubstringsWeight, meaning.FilesWeight = 0, 0, 0
+	meaning.SemanticFloor = 0 // alone, the list is all there is
+	return append(rs, ranking{"words", words}, ranking{"meaning", meaning})
+}
+
+// A ranking is one recall configuration a run scores, by name.
+type ranking struct {
+	name string
+	cfg  recall.Config
 }
 
 // RunLoCoMo indexes every dialog turn of each conversation as a memory and
@@ -56,13 +86,23 @@ func RunLoCoMo(ctx context.Context, convs []Conversation, opts LoCoMoOptions) (*
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	sc := newScorer(ks)
+	rankings := opts.rankings()
+	scs := make([]*scorer, len(rankings))
+	for i := range scs {
+		scs[i] = newScorer(ks)
+	}
 	for _, c := range convs {
-		if err := runConversation(ctx, c, filepath.Join(dir, safeName(c.ID)), opts.Config, sc); err != nil {
+		if err := runConversation(ctx, c, filepath.Join(dir, safeName(c.ID)), opts, rankings, scs); err != nil {
 			return nil, fmt.Errorf("bench: %s: %w", c.ID, err)
 		}
 	}
-	r := sc.report()
+	r := scs[0].report()
+	for i, rk := range rankings[1:] {
+		if r.Lists == nil {
+			r.Lists = make(map[string]*LoCoMoReport)
+		}
+		r.Lists[rk.name] = scs[i+1].report()
+	}
 	r.Conversations = len(convs)
 	for _, c := range convs {
 		for _, s := range c.Sessions {
@@ -73,9 +113,10 @@ func RunLoCoMo(ctx context.Context, convs []Conversation, opts LoCoMoOptions) (*
 	return r, nil
 }
 
-// runConversation builds the vault of one conversation, indexes it and
-// scores its questions.
-func runConversation(ctx context.Context, c Conversation, dir string, cfg recall.Config, sc *scorer) error {
+// runConversation builds the vault of one conversation, indexes it (with
+// vectors when the ranking recalls by meaning) and scores its questions
+// with each ranking.
+func runConversation(ctx context.Context, c Conversation, dir string, opts LoCoMoOptions, rankings []ranking, scs []*scorer) error {
 	vaultDir := filepath.Join(dir, "vault")
 	ids, err := writeTurns(c, vaultDir)
 	if err != nil {
@@ -93,21 +134,31 @@ func runConversation(ctx context.Context, c Conversation, dir string, cfg recall
 	if len(st.Problems) > 0 {
 		return fmt.Errorf("index: %w", st.Problems[0])
 	}
-	e := recall.New(db, cfg)
-	now := lastDate(c).Add(24 * time.Hour)
-	for _, q := range c.Questions {
-		if len(q.Evidence) == 0 {
-			continue
+	if opts.Config.Semantic != nil {
+		if opts.Embedder == nil {
+			return fmt.Errorf("recall by meaning without an embedder for the turns")
 		}
-		rs, err := e.Recall(ctx, recall.Query{Text: q.Text, Limit: slices.Max(sc.ks), Now: now})
-		if err != nil {
+		if _, err := db.EmbedMissing(ctx, opts.Embedder, nil); err != nil {
 			return err
 		}
-		got := make([]string, len(rs))
-		for i, r := range rs {
-			got[i] = ids[r.Name]
+	}
+	now := lastDate(c).Add(24 * time.Hour)
+	for i, rk := range rankings {
+		e := recall.New(db, rk.cfg)
+		for _, q := range c.Questions {
+			if len(q.Evidence) == 0 {
+				continue
+			}
+			rs, err := e.Recall(ctx, recall.Query{Text: q.Text, Limit: slices.Max(scs[i].ks), Now: now})
+			if err != nil {
+				return err
+			}
+			got := make([]string, len(rs))
+			for j, r := range rs {
+				got[j] = ids[r.Name]
+			}
+			scs[i].add(q, got)
 		}
-		sc.add(q, got)
 	}
 	return nil
 }

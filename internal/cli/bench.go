@@ -103,9 +103,10 @@ func printScale(w io.Writer, r *bench.ScaleReport) {
 }
 
 type benchLoCoMoOptions struct {
-	file string
-	ks   []int
-	json bool
+	file  string
+	ks    []int
+	json  bool
+	words bool // --no-semantic
 }
 
 func newBenchLoCoMoCmd(f *Factory) *cobra.Command {
@@ -118,7 +119,10 @@ func newBenchLoCoMoCmd(f *Factory) *cobra.Command {
 (its text, speaker and session date; a shared image by its caption), ask
 each question through the recall engine, and report recall@k overall and
 per question category: the share of a question's evidence turns found in
-the top k, averaged over questions.`,
+the top k, averaged over questions. With recall by meaning (unless
+--no-semantic or MNEMO_SEMANTIC=off) every turn is embedded first, and the
+report adds each list alone: the words (the ranking without meaning) and
+the meaning (without the word lists).`,
 		Example: `  mnemo bench locomo ../shared/bench/locomo-dev.json
   mnemo bench locomo locomo10.json --k 5,10,25 --json`,
 		Args: exactArgs(1),
@@ -132,7 +136,11 @@ the top k, averaged over questions.`,
 			if err != nil {
 				return err
 			}
-			r, err := bench.RunLoCoMo(cmd.Context(), convs, bench.LoCoMoOptions{Ks: opts.ks, Config: recall.DefaultConfig()})
+			bo := bench.LoCoMoOptions{Ks: opts.ks, Config: recall.DefaultConfig()}
+			if m := f.Semantic(); m != nil && !opts.words {
+				bo.Config.Semantic, bo.Embedder, bo.Lists = m, m, true
+			}
+			r, err := bench.RunLoCoMo(cmd.Context(), convs, bo)
 			if err != nil {
 				return err
 			}
@@ -145,6 +153,7 @@ the top k, averaged over questions.`,
 	}
 	cmd.Flags().StringVar(&ks, "k", "5,10,25", "cut-offs, `K,K,...`")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&opts.words, "no-semantic", false, "rank by words alone, without meaning")
 	return cmd
 }
 
@@ -170,6 +179,23 @@ var loCoMoCategories = map[string]string{
 func printLoCoMo(w io.Writer, r *bench.LoCoMoReport, ks []int) {
 	fmt.Fprintf(w, "LoCoMo: %d questions, %d conversations, %d turns, %.1f s\n",
 		r.Questions, r.Conversations, r.Turns, r.Elapsed.Seconds())
+	if len(r.Lists) == 0 {
+		printLoCoMoTable(w, r, ks)
+		return
+	}
+	for _, l := range []struct {
+		title string
+		r     *bench.LoCoMoReport
+	}{{"fused (what mnemo ships)", r}, {"words alone", r.Lists["words"]}, {"meaning alone", r.Lists["meaning"]}} {
+		if l.r == nil {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s\n", l.title)
+		printLoCoMoTable(w, l.r, ks)
+	}
+}
+
+func printLoCoMoTable(w io.Writer, r *bench.LoCoMoReport, ks []int) {
 	fmt.Fprintf(w, "%-16s %9s", "category", "questions")
 	for _, k := range ks {
 		fmt.Fprintf(w, " %6s", "R@"+strconv.Itoa(k))

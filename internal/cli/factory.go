@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mnemo-dev/mnemo/internal/embed"
 	"github.com/mnemo-dev/mnemo/internal/project"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
@@ -29,6 +30,7 @@ type Factory struct {
 
 	mu     sync.Mutex // guards following
 	vaults map[bool]*vault.Vault
+	model  *embed.Lazy
 }
 
 // NewFactory returns a factory over the process's environment.

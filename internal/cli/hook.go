@@ -54,6 +54,9 @@ exits at once: that is a session mnemo itself started.`,
 				Stdout: f.IO.Out,
 				Spawn:  spawnWorker,
 			}
+			if m := f.lazyModel(); m != nil {
+				r.Semantic = m.Short(hook.PromptTokens)
+			}
 			if f.Env.Getenv("MNEMO_WORKER") == "off" {
 				r.Spawn = nil // queued sessions wait for 'mnemo worker' by hand
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mnemo-dev/mnemo/internal/mcpserver"
+	"github.com/mnemo-dev/mnemo/internal/recall"
 )
 
 func newMCPCmd(f *Factory) *cobra.Command {
@@ -55,6 +56,10 @@ func runMCP(ctx context.Context, f *Factory) error {
 	}
 	debug.SetGCPercent(mcpserver.GCPercent)
 	stderr := slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelInfo})
+	var semantic recall.QueryEmbedder
+	if m := f.Semantic(); m != nil {
+		semantic = m
+	}
 	srv := mcpserver.New(mcpserver.Config{
 		Project:      project,
 		User:         user,
@@ -68,6 +73,8 @@ func runMCP(ctx context.Context, f *Factory) error {
 		Version:      buildVersion(),
 		Session:      f.Env.Getenv("CLAUDE_CODE_SESSION_ID"),
 		Mounts:       mountSources(p),
+		Semantic:     semantic,
+		Compare:      f.compare(),
 	})
 	return srv.Run(ctx, mcpserver.Stdio(f.IO.In, f.IO.Out))
 }

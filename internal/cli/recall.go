@@ -27,6 +27,7 @@ type recallOptions struct {
 	user    bool
 	json    bool
 	explain bool
+	words   bool // --no-semantic: rank by words alone
 }
 
 func newRecallCmd(f *Factory) *cobra.Command {
@@ -38,7 +39,11 @@ func newRecallCmd(f *Factory) *cobra.Command {
 query: words, files (--files) or both. The search index is brought up to
 date first, so edits made a moment ago count. With --budget, whole
 memories are printed in order until the budget (in estimated tokens) is
-spent, then description lines only. --explain shows how each score was made.`,
+spent, then description lines only. --explain shows how each score was made:
+its lexical parts (words, substrings, files, links), its part from meaning
+(the cosine similarity of the sentence vectors of query and memory), and
+the boosts that multiply their sum. --no-semantic (or MNEMO_SEMANTIC=off)
+ranks by words alone.`,
 		Example: `  mnemo recall why does UserService not import billing
   mnemo recall --files internal/auth/service.go
   mnemo recall deploy checklist --type project --budget 800 --explain`,
@@ -65,6 +70,7 @@ spent, then description lines only. --explain shows how each score was made.`,
 	cmd.Flags().BoolVar(&opts.user, "user", false, "search the user vault only")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&opts.explain, "explain", false, "show why each memory ranked where it did")
+	cmd.Flags().BoolVar(&opts.words, "no-semantic", false, "rank by words alone, without meaning")
 	return cmd
 }
 
@@ -84,6 +90,9 @@ func runRecall(ctx context.Context, f *Factory, opts recallOptions) error {
 	cfg := recall.DefaultConfig()
 	if verdicts, err := db.Suspects(ctx); err == nil {
 		cfg.Suspect = staleness.SuspectFunc(verdicts) // what the last mnemo verify found
+	}
+	if m := f.Semantic(); m != nil && !opts.words {
+		cfg.Semantic = m
 	}
 	results, err := recall.New(db, cfg).Recall(ctx, q)
 	if err != nil {
@@ -137,6 +146,12 @@ func openSyncedIndex(ctx context.Context, f *Factory, user bool) (*index.DB, str
 		return nil, "", err
 	}
 	warnProblems(f.IO.ErrOut, st.Problems)
+	if !st.Changed() {
+		return db, root, nil
+	}
+	if err := embedFew(ctx, f, db); err != nil {
+		fmt.Fprintf(f.IO.ErrOut, "warning: %v\n", err) // recall by words still works
+	}
 	return db, root, nil
 }
 

@@ -16,7 +16,8 @@ func newReindexCmd(f *Factory) *cobra.Command {
 		Short: "Regenerate MEMORY.md and the search index from the memory files",
 		Long: `Regenerate the part of MEMORY.md between the mnemo:begin and mnemo:end
 markers from the memory files, and bring the search index up to date
-(rebuilding it when it is missing or damaged). Text outside the markers is
+(rebuilding it when it is missing or damaged), with the sentence vector of
+every memory that has none (MNEMO_SEMANTIC=off skips them). Text outside the markers is
 kept; a line inside them that mnemo did not write is moved below the
 block. Run it after editing memory files by hand or after a git merge left
 MEMORY.md conflicted.`,
@@ -37,7 +38,11 @@ MEMORY.md conflicted.`,
 			if err != nil {
 				return err
 			}
+			err = embedAll(cmd.Context(), f, db)
 			db.Close()
+			if err != nil {
+				return err
+			}
 			entries, problems := v.List()
 			warnProblems(f.IO.ErrOut, problems)
 			fmt.Fprintf(f.IO.ErrOut, "%s: %d memories\n", displayPath(f, filepath.Join(v.Dir, vault.IndexFile)), len(entries))

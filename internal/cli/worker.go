@@ -64,11 +64,14 @@ else the offline heuristic), anthropic, claude-cli, openai or heuristic.`,
 				idle = 0
 			}
 			// The hooks start the worker to build a large index they
-			// cannot build within their deadline: bring it up to date
-			// first. Synced, it also tells which memories are gone, and
-			// no hook waits: the moment to prune the history.
+			// cannot build within their deadline, and to embed new
+			// memories: bring it up to date first. Synced, it also tells
+			// which memories are gone, and no hook waits: the moment to
+			// prune the history and embed. What the jobs write is
+			// embedded at the end.
 			if db, _, err := openSyncedIndex(cmd.Context(), f, false); err == nil {
 				pruneHistory(cmd.Context(), f, db)
+				embedMissing(cmd.Context(), f, db)
 				db.Close()
 			} else {
 				f.Log(false).Warn("worker: sync the index", "err", err)
@@ -84,6 +87,9 @@ else the offline heuristic), anthropic, claude-cli, openai or heuristic.`,
 				fmt.Fprintln(f.IO.ErrOut, "mnemo: a worker is already running for this project")
 				return nil
 			}
+			if err == nil {
+				embedIndex(cmd.Context(), f)
+			}
 			return err
 		},
 	}
@@ -91,6 +97,37 @@ else the offline heuristic), anthropic, claude-cli, openai or heuristic.`,
 	cmd.Flags().DurationVar(&idle, "idle", 60*time.Second, "exit after this long without work")
 	cmd.Flags().StringVar(&extractor, "extractor", "", "auto, anthropic, claude-cli, openai or heuristic (default $MNEMO_EXTRACTOR, else auto)")
 	return cmd
+}
+
+// embedIndex brings the project's index up to date and embeds every
+// memory without a vector (see embedMissing).
+func embedIndex(ctx context.Context, f *Factory) {
+	db, _, err := openSyncedIndex(ctx, f, false)
+	if err != nil {
+		f.Log(false).Warn("worker: sync the index", "err", err)
+		return
+	}
+	defer db.Close()
+	embedMissing(ctx, f, db)
+}
+
+// embedMissing embeds every memory of db without a vector, logging what
+// fails: a batch at a time, each written in its own short transaction,
+// so hooks and the MCP server reading the index never wait for it.
+func embedMissing(ctx context.Context, f *Factory, db *index.DB) {
+	m := f.Semantic()
+	if m == nil {
+		return
+	}
+	log := f.Log(false)
+	start := time.Now()
+	n, err := db.EmbedMissing(ctx, m, nil)
+	if err != nil {
+		log.Warn("worker: embed memories", "err", err)
+	}
+	if n > 0 {
+		log.Info("worker: embedded memories", "n", n, "ms", time.Since(start).Milliseconds())
+	}
 }
 
 // captureRun is a project's capture pipeline, open.
@@ -214,7 +251,7 @@ func openConsolidator(ctx context.Context, f *Factory, cwd string, log *slog.Log
 	}
 	c := &consolidate.Consolidator{
 		Project: pv, User: uv, Inbox: in, Index: db, Root: p.Root, Cwd: cwd, Head: p.Head(ctx),
-		Now: f.Now().UTC(), AutoApprove: consolidate.DefaultAutoApprove,
+		Now: f.Now().UTC(), AutoApprove: consolidate.DefaultAutoApprove, Semantic: f.compare(),
 	}
 	return c, func() { db.Close() }, nil
 }

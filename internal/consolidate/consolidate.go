@@ -86,10 +86,11 @@ type Consolidator struct {
 	Now           time.Time
 	AutoApprove   float64
 
-	// Semantic, when set, says how alike two texts are in meaning, 0 to 1
-	// (a sentence-embedding similarity); a pair is then as similar as the
-	// higher of it and the overlap of their words. It is one more signal:
-	// whatever it says, two statements whose values differ stay two facts,
+	// Semantic, when set, returns the cosine similarity of two texts'
+	// sentence vectors (package embed's model); two statements naming the
+	// same values are then as similar as the higher of their word overlap
+	// and their closeness in meaning (see similarity in match.go). It is
+	// one more signal: two statements whose values differ stay two facts,
 	// and an error from it leaves the word overlap alone.
 	Semantic func(ctx context.Context, a, b string) (float64, error)
 }

@@ -109,15 +109,37 @@ func (c *Consolidator) rejected(ctx context.Context, m *memory.Memory, cand *sta
 }
 
 // similarity is how alike two statements are: the overlap of their words,
-// or what [Consolidator.Semantic] says when it says more.
+// or their closeness in meaning (see [meaningSimilarity]) when it says
+// more and the two name the same values. A sentence encoder sets
+// opposites side by side ("prefer small PRs" and "prefer large PRs" at
+// cosine 0.95, "indent with tabs" and "with spaces" at 0.68): its
+// similarity tells rewordings apart from other facts only where shared
+// values (a port, a host, a path, a version) say the subject is one.
 func (c *Consolidator) similarity(ctx context.Context, a, b string, sa, sb *statement) float64 {
 	sim := jaccard(sa.words, sb.words)
-	if c.Semantic != nil {
-		if s, err := c.Semantic(ctx, a, b); err == nil && s > sim {
-			sim = min(s, 1)
-		}
+	if c.Semantic == nil || len(sa.values.list) == 0 || !agree(sa.values, sb.values) {
+		return sim
+	}
+	if cos, err := c.Semantic(ctx, a, b); err == nil {
+		sim = max(sim, meaningSimilarity(cos))
 	}
 	return sim
+}
+
+// The cosines of package embed's model that [meaningSimilarity] maps to 0
+// and 1: unrelated statements sit at 0.2-0.3, rewordings at 0.57-0.81
+// ("The deploy port is 8080" and "Deploys listen on port 8080" 0.63).
+const (
+	cosineUnrelated = 0.3
+	cosineSame      = 0.7
+)
+
+// meaningSimilarity maps a cosine of two statements' vectors onto the
+// scale of the word overlap and its thresholds: a rewording (cosine 0.6
+// and up) counts as the same fact said again (duplicateAt), one at 0.46
+// as close enough to extend or to repeat a rejected draft (paraphraseAt).
+func meaningSimilarity(cos float64) float64 {
+	return min(max((cos-cosineUnrelated)/(cosineSame-cosineUnrelated), 0), 1)
 }
 
 // sync brings the index up to date with both vaults.

@@ -16,23 +16,14 @@ func BenchmarkLoad(b *testing.B) {
 	}
 }
 
-func BenchmarkDecodeWeights(b *testing.B) {
-	m := mustLoad(b)
-	for b.Loop() {
-		if _, err := decodeWeights(m.file); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func benchEmbed(b *testing.B, texts []string) {
 	m := mustLoad(b)
 	ctx := context.Background()
-	if _, err := m.Embed(ctx, texts); err != nil { // decode the weights
+	if _, err := m.Vectors(ctx, texts); err != nil { // decode the weights
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := m.Embed(ctx, texts); err != nil {
+		if _, err := m.Vectors(ctx, texts); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -60,7 +51,7 @@ func BenchmarkColdQuestion(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := m.Embed(ctx, []string{"When did Caroline go to the LGBTQ support group?"}); err != nil {
+		if _, err := m.Vectors(ctx, []string{"When did Caroline go to the LGBTQ support group?"}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -5,11 +5,13 @@
 // of 512 values, of length 1. Texts are cut at 128 tokens. The model
 // reads English; other text gets mostly unknown tokens.
 //
-// The weights are built into the binary as int8 (model.bin, 7.2 MB,
-// written by gen/pack from the pinned npm tarball; see gen/regen.sh).
-// [Load] reads only their directory and the vocabulary; the first
-// [Model.Embed] decodes the matrices, except the embedding table, of
-// which each call decodes only the rows of its tokens.
+// The weights are built into the binary quantized (model.bin, 4.4 MB:
+// the embedding table, feed-forward, pooling and second attention
+// matrices in 4 bits, the rest in int8), written by gen/pack from the
+// pinned npm tarball; see gen/regen.sh. [Load] reads only their
+// directory and the vocabulary; [Model.Embed] multiplies by the matrices
+// where they are, decoding a chunk of columns at a time on each core, and
+// decodes only the embedding rows of its tokens.
 //
 // The tokenizer and the encoder follow the reference JavaScript runtime
 // (@energetic-ai/embeddings 0.2.0 on TensorFlow.js) operation for

@@ -2,6 +2,7 @@ package embed
 
 import (
 	"math"
+	"runtime"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -17,7 +18,7 @@ func (w *weights) encode(batch [][]int32) [][]float32 {
 	for _, ids := range batch {
 		n += len(ids)
 	}
-	scratch := make([]float32, blockRows*hidden)
+	scratch := newScratch(max(1, min(runtime.GOMAXPROCS(0), 4)))
 	x := w.input(batch, n)
 	for i := range w.layers {
 		x = w.layers[i].apply(x, batch, n, scratch)
@@ -49,7 +50,7 @@ func (w *weights) input(batch [][]int32, n int) []float32 {
 
 // apply runs the layer on x (n rows of l.in values) and returns its
 // output, n rows of [width] values.
-func (l *layer) apply(x []float32, batch [][]int32, n int, scratch []float32) []float32 {
+func (l *layer) apply(x []float32, batch [][]int32, n int, scratch []scratch) []float32 {
 	h := layerNorm(x, l.in, l.ln1Scale, l.ln1Bias)
 	qkv := linear(h, n, l.qkvW, l.qkvB, scratch)
 	att := make([]float32, n*l.in)
@@ -105,7 +106,7 @@ func (l *layer) attend(qkv, out []float32, n int) {
 // pool returns each sentence's vector: the mean of its tokens' rows
 // through a tanh layer, scaled to length 1. A sentence without tokens has
 // a mean of zeros, as in the graph.
-func (w *weights) pool(x []float32, batch [][]int32, scratch []float32) [][]float32 {
+func (w *weights) pool(x []float32, batch [][]int32, scratch []scratch) [][]float32 {
 	mean := make([]float32, len(batch)*width)
 	r := 0
 	for b, ids := range batch {
@@ -140,7 +141,7 @@ func (w *weights) pool(x []float32, batch [][]int32, scratch []float32) [][]floa
 }
 
 // linear returns x·w + b for x of n rows; scratch is [matrix.mulAdd]'s.
-func linear(x []float32, n int, w *matrix, b, scratch []float32) []float32 {
+func linear(x []float32, n int, w *matrix, b []float32, scratch []scratch) []float32 {
 	out := w.t.Cols
 	y := make([]float32, n*out)
 	for i := range n {

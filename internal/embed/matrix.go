@@ -10,20 +10,21 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/embed/packfile"
 )
 
-// blockRows is how many rows of a stored matrix are decoded at a time
-// when it is multiplied as stored.
-const blockRows = 32
+// chunkCols is how many columns of a stored matrix are decoded at a time
+// when it is multiplied as stored: few enough that gonum multiplies a
+// short input (a query) by them on one core, so that the chunks, decoding
+// included, are spread over the cores by [matrix.mulAdd] instead.
+const chunkCols = 128
 
-// A matrix is a weight matrix that activations are multiplied by. It is
-// read as stored (int8) until [matrix.decode] turns it into float32 once:
-// decoding all of them takes a few milliseconds and 20 MB, which a process
-// that embeds one query should not pay, and a process that embeds many
-// should pay once.
+// A matrix is a weight matrix that activations are multiplied by, read
+// as stored (int8, in the binary's read-only data). It is never decoded
+// whole: that would cost 20 MB of heap and a few milliseconds, which a
+// process embedding one query should not pay, and decoding a chunk of
+// columns just before multiplying by it, on every core, measured as fast
+// as multiplying by decoded float32 (a question, 100 turns, interleaved).
 type matrix struct {
-	t       packfile.Tensor
-	scale   []float32 // the column scales of a Q8Cols tensor
-	once    sync.Once
-	decoded atomic.Pointer[[]float32]
+	t     packfile.Tensor
+	scale []float32 // the column scales of a Q8Cols tensor
 }
 
 func newMatrix(t packfile.Tensor) *matrix {
@@ -34,45 +35,61 @@ func newMatrix(t packfile.Tensor) *matrix {
 	return m
 }
 
-// row decodes row i into dst.
-func (m *matrix) row(i int, dst []float32) {
+// cols decodes columns j0 to j1 (excluded) of row i into dst.
+func (m *matrix) cols(i, j0, j1 int, dst, row []float32) {
 	if m.scale != nil {
-		m.t.Q8Row(i, m.scale, dst)
+		m.t.Q8Range(i, j0, j1, m.scale, dst)
 		return
 	}
-	m.t.Row(i, dst)
+	if m.t.Kind == packfile.Q4 {
+		m.t.Q4Range(i, j0, j1, dst)
+		return
+	}
+	m.t.Row(i, row)
+	copy(dst, row[j0:j1])
 }
 
-// decode decodes the whole matrix, once.
-func (m *matrix) decode() {
-	m.once.Do(func() {
-		f := make([]float32, m.t.Rows*m.t.Cols)
-		for i := range m.t.Rows {
-			m.row(i, f[i*m.t.Cols:(i+1)*m.t.Cols])
-		}
-		m.decoded.Store(&f)
-	})
+// A scratch holds a worker's buffers for multiplying by stored matrices.
+type scratch struct {
+	chunk, row []float32
+}
+
+// newScratch returns n workers' buffers, big enough for any matrix of the
+// encoder.
+func newScratch(n int) []scratch {
+	s := make([]scratch, n)
+	for i := range s {
+		s[i] = scratch{chunk: make([]float32, hidden*chunkCols), row: make([]float32, hidden)}
+	}
+	return s
 }
 
 // mulAdd adds x·m to y, for x of n rows of m.t.Rows values and y of n rows
-// of m.t.Cols. Until m is decoded, it decodes blockRows rows at a time
-// into scratch, which holds at least blockRows·m.t.Cols values.
-func (m *matrix) mulAdd(x []float32, n int, y, scratch []float32) {
+// of m.t.Cols: each worker of scratch takes chunks of chunkCols columns
+// in turn, decodes one and multiplies by it.
+func (m *matrix) mulAdd(x []float32, n int, y []float32, workers []scratch) {
 	in, out := m.t.Rows, m.t.Cols
-	c := blas32.General{Rows: n, Cols: out, Stride: out, Data: y}
-	if f := m.decoded.Load(); f != nil {
-		blas32.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas32.General{Rows: n, Cols: in, Stride: in, Data: x},
-			blas32.General{Rows: in, Cols: out, Stride: out, Data: *f}, 1, c)
-		return
+	a := blas32.General{Rows: n, Cols: in, Stride: in, Data: x}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for _, s := range workers {
+		wg.Go(func() {
+			for {
+				j0 := int(next.Add(chunkCols)) - chunkCols
+				if j0 >= out {
+					return
+				}
+				j1 := min(j0+chunkCols, out)
+				w := j1 - j0
+				for i := range in {
+					m.cols(i, j0, j1, s.chunk[i*w:(i+1)*w], s.row)
+				}
+				// Each worker writes its own columns of y.
+				blas32.Gemm(blas.NoTrans, blas.NoTrans, 1, a,
+					blas32.General{Rows: in, Cols: w, Stride: w, Data: s.chunk}, 1,
+					blas32.General{Rows: n, Cols: w, Stride: out, Data: y[j0:]})
+			}
+		})
 	}
-	for k := 0; k < in; k += blockRows {
-		rows := min(blockRows, in-k)
-		for i := range rows {
-			m.row(k+i, scratch[i*out:(i+1)*out])
-		}
-		blas32.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas32.General{Rows: n, Cols: rows, Stride: in, Data: x[k:]},
-			blas32.General{Rows: rows, Cols: out, Stride: out, Data: scratch}, 1, c)
-	}
+	wg.Wait()
 }

@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"github.com/mnemo-dev/mnemo/internal/embed/packfile"
 )
@@ -34,15 +33,11 @@ type Model struct {
 	file    *packfile.File
 	tok     *tokenizer
 	weights func() (*weights, error) // read on first use
-	calls   atomic.Int64             // calls of Embed so far
 }
 
 // Load opens the model built into the binary. It reads only the model's
-// directory and vocabulary. The first [Model.Embed] multiplies by the
-// int8 weights as stored, decoding them a block at a time; the second
-// decodes them to float32 once (a few milliseconds, 20 MB), which makes
-// it and every later call faster. So a process that embeds one query
-// pays neither the decoding nor the memory.
+// directory and vocabulary (about a millisecond); [Model.Embed] reads the
+// quantized weights where they are, decoding a chunk at a time.
 func Load() (*Model, error) {
 	return load(packed)
 }
@@ -75,18 +70,38 @@ func (m *Model) Tokens(text string) []int32 {
 }
 
 // Embed returns one vector of length 1 and [Dim] values per text, in
-// order; the cosine similarity of two texts is their vectors' dot product.
-// A text without tokens (the empty string) gets the vector the model gives
-// to nothing at all.
+// order; the cosine similarity of two texts is their vectors' dot
+// product. A text the vocabulary spells less than half of (one in a
+// script the model never learnt, such as Chinese or Cyrillic, or
+// nothing at all) gets nil: its vector would say nothing, and would sit
+// near every other such text.
 func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	w, err := m.weights()
+	var readable []string
+	var at []int
+	for i, t := range texts {
+		if m.tok.readable(t) >= minReadable {
+			readable = append(readable, t)
+			at = append(at, i)
+		}
+	}
+	vs, err := m.Vectors(ctx, readable)
 	if err != nil {
 		return nil, err
 	}
-	if m.calls.Add(1) > 1 {
-		for _, mx := range w.matrices() {
-			mx.decode()
-		}
+	out := make([][]float32, len(texts))
+	for j, i := range at {
+		out[i] = vs[j]
+	}
+	return out, nil
+}
+
+// Vectors is [Model.Embed] for every text, readable or not: what the
+// reference implementation computes. A text without tokens (the empty
+// string) gets the vector the model gives to nothing at all.
+func (m *Model) Vectors(ctx context.Context, texts []string) ([][]float32, error) {
+	w, err := m.weights()
+	if err != nil {
+		return nil, err
 	}
 	out := make([][]float32, 0, len(texts))
 	var batch [][]int32
@@ -115,4 +130,73 @@ func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 		}
 	}
 	return out, nil
+}
+
+// minReadable is the share of a text the vocabulary must spell for its
+// vector to mean something (see [Model.Embed]).
+const minReadable = 0.5
+
+// EmbedQuery returns the vector of one text, or nil when the model cannot
+// read it (see [Model.Embed]).
+func (m *Model) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	return m.embedQuery(ctx, text, MaxTokens)
+}
+
+// embedQuery is EmbedQuery reading at most n tokens of text.
+func (m *Model) embedQuery(ctx context.Context, text string, n int) ([]float32, error) {
+	if m.tok.readable(text) < minReadable {
+		return nil, nil
+	}
+	w, err := m.weights()
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("embed: %w", err)
+	}
+	ids := m.Tokens(text)
+	return w.encode([][]int32{ids[:min(len(ids), n)]})[0], nil
+}
+
+// A Lazy is a [Model] loaded on first use, for a process that may not
+// need one. It is safe for concurrent use.
+type Lazy struct {
+	load func() (*Model, error)
+}
+
+// NewLazy returns a Lazy of the built-in model.
+func NewLazy() *Lazy { return &Lazy{load: sync.OnceValues(Load)} }
+
+// Embed is [Model.Embed].
+func (l *Lazy) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	m, err := l.load()
+	if err != nil {
+		return nil, err
+	}
+	return m.Embed(ctx, texts)
+}
+
+// EmbedQuery is [Model.EmbedQuery].
+func (l *Lazy) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	return l.Short(MaxTokens).EmbedQuery(ctx, text)
+}
+
+// Short returns l embedding queries from their first n tokens: a prompt
+// hook's time is the agent's, about 0.7 ms a token here, and a prompt's
+// first words say what it is about.
+func (l *Lazy) Short(n int) Short { return Short{l, n} }
+
+// A Short embeds queries from their first tokens (see [Lazy.Short]).
+type Short struct {
+	l *Lazy
+	n int
+}
+
+// EmbedQuery is [Model.EmbedQuery] of the first tokens of text.
+func (s Short) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+	m, err := s.l.load()
+	if err != nil {
+		return nil, err
+	}
+	return m.embedQuery(ctx, text, s.n)
 }

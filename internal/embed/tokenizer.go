@@ -28,6 +28,7 @@ type tokenizer struct {
 	ids    map[string]int32 // piece text to id; a repeated piece keeps its last id
 	score  []float64        // by id
 	runes  []int            // piece length in characters, by id
+	seps   []int            // separators in the piece, by id
 	most   int              // the longest piece, in characters
 	compat map[rune]string  // NFKC mappings (see nfkc.go)
 }
@@ -37,11 +38,13 @@ func newTokenizer(pieces []packfile.Piece, compat map[rune]string) *tokenizer {
 		ids:    make(map[string]int32, len(pieces)),
 		score:  make([]float64, len(pieces)),
 		runes:  make([]int, len(pieces)),
+		seps:   make([]int, len(pieces)),
 		compat: compat,
 	}
 	for i, p := range pieces {
 		t.score[i] = p.Score
 		t.runes[i] = utf8.RuneCountInString(p.Text)
+		t.seps[i] = strings.Count(p.Text, separator)
 		if i >= reserved && p.Text != "" {
 			t.ids[p.Text] = int32(i)
 			t.most = max(t.most, t.runes[i])
@@ -136,4 +139,27 @@ func (t *tokenizer) prepare(text string) string {
 		return ""
 	}
 	return separator + strings.ReplaceAll(b.String(), " ", separator)
+}
+
+// readable returns the share of text's characters, separators left out,
+// that its known pieces of two characters or more spell: near 1 for plain
+// English, near 0 for a script the vocabulary has only single letters of
+// (Cyrillic) or none at all (Chinese).
+func (t *tokenizer) readable(text string) float64 {
+	all := 0
+	for _, r := range t.prepare(text) {
+		if string(r) != separator {
+			all++
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	known := 0
+	for _, id := range t.encode(text) {
+		if n := t.runes[id] - t.seps[id]; id != 0 && n >= 2 {
+			known += n
+		}
+	}
+	return float64(known) / float64(all)
 }

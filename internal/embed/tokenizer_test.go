@@ -74,3 +74,23 @@ func FuzzTokens(f *testing.F) {
 		}
 	})
 }
+
+func TestReadable(t *testing.T) {
+	tok := mustLoad(t).tok
+	tests := []struct {
+		text     string
+		min, max float64
+	}{
+		{"How do we ship a release?", 0.9, 1},
+		{"UserService.getByID(ctx) returns ErrNotFound", 0.6, 1},
+		{"部署通过完成了吗", 0, 0},
+		{"Развертывание идёт через", 0, 0.2},
+		{"部署通过 make deploy 完成", 0.5, 0.7},
+		{"", 0, 0},
+	}
+	for _, tt := range tests {
+		if got := tok.readable(tt.text); got < tt.min || got > tt.max {
+			t.Errorf("readable(%q) = %.2f, want in [%v, %v]", tt.text, got, tt.min, tt.max)
+		}
+	}
+}

@@ -40,26 +40,14 @@ type layer struct {
 }
 
 // weights are the encoder's weights: vectors decoded to float32, matrices
-// as stored until decoded (see [matrix]), and the embedding table as
-// stored, of which only the rows of the tokens seen are decoded.
+// as stored (see [matrix]), and the embedding table as stored, of which
+// only the rows of the tokens seen are decoded.
 type weights struct {
 	embed  packfile.Tensor
 	timing []float32 // inverse timescales of the position signal
 	layers [2]layer
 	poolW  *matrix // width × width, then tanh
 	poolB  []float32
-}
-
-// matrices returns every matrix of w.
-func (w *weights) matrices() []*matrix {
-	ms := []*matrix{w.poolW}
-	for _, l := range w.layers {
-		ms = append(ms, l.qkvW, l.outW, l.ffn1W, l.ffn2W)
-		if l.resW != nil {
-			ms = append(ms, l.resW)
-		}
-	}
-	return ms
 }
 
 // decodeWeights reads f's tensors, checking each one's shape.

@@ -60,16 +60,27 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 	if err == nil {
 		cfg.Suspect = staleness.SuspectFunc(flagged)
 	}
-	results, err := recall.New(db, cfg).Recall(ctx, recall.Query{Text: prompt, Limit: 10, Now: w.now})
+	q := recall.Query{Text: prompt, Limit: 10, Now: w.now}
+	results, err := recall.New(db, cfg).Recall(ctx, q) // by words: see below
 	if err != nil {
 		return "", err
 	}
 	native, _ := natives(ctx, w)
-	br := newBrief(PromptBudget)
-	picked := pick(br, results, len(terms), func(k index.Key) bool {
+	skip := func(k index.Key) bool {
 		_, ok := native[k]
 		return ok || given[k]
-	}, flagged)
+	}
+	// Meaning decides which of the memories that clear the bar fill the
+	// slots, when there are more of them: it cannot add one (the bar asks
+	// for shared words), and the prompt is only embedded when it matters.
+	if w.semantic != nil && eligible(results, len(terms), skip) > PromptMax {
+		cfg.Semantic = w.semantic
+		if results, err = recall.New(db, cfg).Rerank(ctx, q, results); err != nil {
+			return "", err
+		}
+	}
+	br := newBrief(PromptBudget)
+	picked := pick(br, results, len(terms), skip, flagged)
 	if len(picked) == 0 {
 		return "", nil
 	}
@@ -119,6 +130,18 @@ func note(v index.Verdict) string {
 		return reasons
 	}
 	return ""
+}
+
+// eligible counts the results [pick] may choose from: those that clear
+// the bar and that skip does not name.
+func eligible(results []recall.Result, terms int, skip func(index.Key) bool) int {
+	n := 0
+	for _, r := range results {
+		if !skip(r.Key) && clears(len(r.Why.Terms), terms) {
+			n++
+		}
+	}
+	return n
 }
 
 // clears reports whether a memory sharing shared of a prompt's n words is

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/project"
+	"github.com/mnemo-dev/mnemo/internal/recall"
 )
 
 // Events mnemo handles, as named on the command line.
@@ -49,6 +50,10 @@ type Runner struct {
 	// Spawn starts the background worker for a state folder, detached; nil
 	// starts nothing.
 	Spawn func(root, stateDir string) error
+
+	// Semantic embeds prompts for recall by meaning; nil turns it off. A
+	// hook only embeds the prompt, never the vault (the worker does).
+	Semantic recall.QueryEmbedder
 
 	// For tests: what answers an event (nil: handle), and the deadlines
 	// (nil: deadlines).

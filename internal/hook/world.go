@@ -12,6 +12,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/project"
+	"github.com/mnemo-dev/mnemo/internal/recall"
 )
 
 // world is what one hook run works with.
@@ -24,12 +25,14 @@ type world struct {
 	now   time.Time
 	err   error // the world could not be set up; the hook logs it and prints nothing
 	spawn func(root, stateDir string) error
+
+	semantic recall.QueryEmbedder // nil: no recall by meaning
 }
 
 // world finds the project from the input's cwd (else $CLAUDE_PROJECT_DIR,
 // else the working folder) and its state folder and log.
 func (r *Runner) world(ctx context.Context, in Input) *world {
-	w := &world{env: r.Env, now: r.Now(), spawn: r.Spawn}
+	w := &world{env: r.Env, now: r.Now(), spawn: r.Spawn, semantic: r.Semantic}
 	dir := in.Cwd
 	if dir == "" {
 		dir = r.Env.Getenv("CLAUDE_PROJECT_DIR")
@@ -104,7 +107,25 @@ func (w *world) openIndex(ctx context.Context) (*index.DB, error) {
 		w.log.Warn("index: skipped a memory file", "err", p)
 	}
 	os.WriteFile(stampPath, []byte(stamp), 0o644)
+	if st.Changed() {
+		w.embedLater(ctx, db)
+	}
 	return db, nil
+}
+
+// embedLater starts the worker when memories lack their vector: a hook
+// never embeds the vault, but new memories should not wait for the next
+// session's end to be found by meaning.
+func (w *world) embedLater(ctx context.Context, db *index.DB) {
+	if w.semantic == nil || w.spawn == nil {
+		return
+	}
+	if n, err := db.MissingVectors(ctx); err != nil || n == 0 {
+		return
+	}
+	if err := w.spawn(w.p.Root, w.state); err != nil {
+		w.log.Warn("start the worker to embed new memories", "err", err)
+	}
 }
 
 // coldBuildMax is the largest vault a hook indexes from nothing itself.

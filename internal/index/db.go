@@ -18,8 +18,9 @@ import (
 
 // SchemaVersion is stored in PRAGMA user_version. An index.db with another
 // version was written by another build of mnemo and is rebuilt. Version 12
-// moved the history to history.db.
-const SchemaVersion = 13 // 13: rows of memories that fail validation are left out
+// moved the history to history.db, 13 left out the rows of memories that
+// fail validation, 14 added the vectors, 15 their mean.
+const SchemaVersion = 15
 
 // FileName is the index's file in a state folder.
 const FileName = "index.db"
@@ -41,6 +42,10 @@ type DB struct {
 
 	mu    sync.Mutex // guards following
 	stmts map[string]*sql.Stmt
+
+	vmu        sync.Mutex // guards following
+	vectors    *vectorSet // every vector, as last read (see Nearest)
+	vectorsKey [2]int64   // the sync and vector generations they were read at
 }
 
 // stmt returns the statement for query, prepared on first use: the search

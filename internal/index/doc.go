@@ -13,6 +13,10 @@
 // word index's occurrences; user text never reaches MATCH raw: it is cut
 // into words, or quoted term by term for the trigram table.
 //
+// Each memory may have a sentence vector (see [DB.EmbedMissing] and
+// [DB.Nearest]): computed outside any transaction by the worker and the
+// commands, never by a sync, and lost with the row when the file changes.
+//
 // Package index also owns history.db, beside index.db: what mnemo learns
 // from use and cannot rebuild from the files (recall statistics, the
 // memories injected into each agent session, verification verdicts). It

@@ -95,6 +95,28 @@ CREATE TABLE lengths (
 	gen    INTEGER NOT NULL
 );
 
+-- The sentence vector of each memory's text (see vectors.go), for recall
+-- by meaning. Written by DB.EmbedMissing (the worker, `mnemo reindex`),
+-- never by a sync: a memory edited or removed loses its vector by cascade,
+-- and waits for the next EmbedMissing.
+CREATE TABLE vectors (
+	memory_id INTEGER PRIMARY KEY REFERENCES memories (id) ON DELETE CASCADE,
+	data      BLOB    NOT NULL              -- float32 scale, then one int8 per dimension; empty: unreadable text
+);
+-- The mean of every vector, as the last DB.EmbedMissing that wrote left
+-- it (float32 values): a query's similarity to it is its mean similarity
+-- to the vault, which recall by meaning measures nearness from.
+CREATE TABLE vector_mean (
+	k    INTEGER PRIMARY KEY CHECK (k = 1),
+	data BLOB    NOT NULL
+);
+-- Counts the EmbedMissing batches that wrote: with the sync generation in
+-- lengths, it tells a process holding the vectors in memory that they changed.
+CREATE TABLE vector_gen (
+	k   INTEGER PRIMARY KEY CHECK (k = 1),
+	gen INTEGER NOT NULL
+);
+
 -- For each source, the name, row, size and mtime of every file, packed in
 -- one blob: a no-change sync reads this one row instead of a row per file.
 -- Rewritten from memories by every sync that writes.

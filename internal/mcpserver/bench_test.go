@@ -3,6 +3,8 @@ package mcpserver_test
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mnemo-dev/mnemo/internal/embed"
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/recall"
@@ -30,9 +33,63 @@ import (
 //
 // and with MNEMO_MCPSERVER_BIN=<a built mnemo> to measure 'mnemo mcp' itself.
 func BenchmarkRecallRoundTrip(b *testing.B) {
-	const n = 10_000
-	f := newFixture(b, synthVault(n), "MNEMO_MCPSERVER_TEST_IDLE=1s")
+	benchRecallRoundTrip(b, newFixture(b, synthVault(10_000), "MNEMO_MCPSERVER_TEST_IDLE=1s"))
+}
 
+// BenchmarkRecallRoundTripMeaning is [BenchmarkRecallRoundTrip] with
+// recall by meaning: the vault's vectors are computed first (minutes at
+// 10,000 memories), then every call embeds its query and scans them. With
+// MNEMO_BENCH_STANDIN_VECTORS=1 the vault gets stand-in vectors instead
+// (hashed, in seconds): a call costs the same, what it finds differs.
+func BenchmarkRecallRoundTripMeaning(b *testing.B) {
+	ctx := context.Background()
+	files := synthVault(10_000)
+	f := newFixture(b, files, "MNEMO_MCPSERVER_TEST_IDLE=1s", semanticEnv+"=1")
+	db, err := index.Open(ctx, filepath.Join(f.state, index.FileName), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Sync(ctx, index.Source{Name: "project", Dir: filepath.Join(f.root, ".memory")}); err != nil {
+		b.Fatal(err)
+	}
+	var m index.Embedder = standIn{}
+	if os.Getenv("MNEMO_BENCH_STANDIN_VECTORS") == "" {
+		if m, err = embed.Load(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	start := time.Now()
+	if _, err := db.EmbedMissing(ctx, m, nil); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(time.Since(start).Seconds(), "embed-vault-s")
+	benchRecallRoundTrip(b, f)
+}
+
+// standIn embeds a text as 512 values drawn from its hash, of length 1.
+type standIn struct{}
+
+func (standIn) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		h := fnv.New64a()
+		h.Write([]byte(t))
+		r := rand.New(rand.NewPCG(h.Sum64(), 1))
+		v, n := make([]float32, embed.Dim), 0.0
+		for j := range v {
+			v[j] = float32(r.NormFloat64())
+			n += float64(v[j] * v[j])
+		}
+		for j := range v {
+			v[j] /= float32(math.Sqrt(n))
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func benchRecallRoundTrip(b *testing.B, f *fixture) {
 	time.Sleep(200 * time.Millisecond) // settled after the handshake
 	idle := rss(b, f.cmd.Process.Pid)
 	queries := synthQueries(200)

@@ -141,6 +141,7 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in recallIn
 func (s *Server) rank(ctx context.Context, db *index.DB, q recall.Query, want int, minConf float64) ([]recall.Result, error) {
 	cfg := recall.DefaultConfig()
 	cfg.Suspect = s.suspects(ctx, db) // what the last verify found: ranked lower, and said
+	cfg.Semantic = s.cfg.Semantic
 	e := recall.New(db, cfg)
 	for q.Limit = want; ; q.Limit *= 2 {
 		results, err := e.Recall(ctx, q)

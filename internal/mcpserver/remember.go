@@ -88,7 +88,7 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 	c := &consolidate.Consolidator{
 		Project: s.cfg.Project, User: s.cfg.User, Inbox: inbox, Index: db,
 		Root: s.cfg.Root, Cwd: s.cfg.Root, Head: s.cfg.Head(ctx), Now: s.cfg.Now(),
-		AutoApprove: rememberBar,
+		AutoApprove: rememberBar, Semantic: s.cfg.Compare,
 	}
 	var o consolidate.Outcome
 	if in.Force {

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/recall"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -65,6 +66,12 @@ type Config struct {
 	// IdleRelease is how long the index stays open unused; 0 means
 	// [DefaultIdleRelease].
 	IdleRelease time.Duration
+	// Semantic embeds queries for recall by meaning; nil turns it off.
+	// The server never embeds memories: the worker does.
+	Semantic recall.QueryEmbedder
+	// Compare, when set, is consolidation's similarity of meaning for
+	// remember (see [consolidate.Consolidator.Semantic]).
+	Compare func(ctx context.Context, a, b string) (float64, error)
 }
 
 // A Server answers one MCP client.

@@ -17,9 +17,11 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mnemo-dev/mnemo/internal/embed"
 	"github.com/mnemo-dev/mnemo/internal/mcpserver"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/project"
+	"github.com/mnemo-dev/mnemo/internal/recall"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -30,6 +32,10 @@ const serveEnv = "MNEMO_MCPSERVER_TEST_SERVE"
 // binEnv names a built mnemo binary to run as 'mnemo mcp' instead of the
 // test binary, to test (and benchmark) the real command.
 const binEnv = "MNEMO_MCPSERVER_BIN"
+
+// semanticEnv, when set, makes the test server recall by meaning too, as
+// 'mnemo mcp' does.
+const semanticEnv = "MNEMO_MCPSERVER_TEST_SEMANTIC"
 
 // now is the clock of every server the tests start.
 var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
@@ -78,11 +84,15 @@ func serve() error {
 		return err
 	}
 	idle, _ := time.ParseDuration(os.Getenv("MNEMO_MCPSERVER_TEST_IDLE"))
+	var semantic recall.QueryEmbedder
+	if os.Getenv(semanticEnv) != "" {
+		semantic = embed.NewLazy()
+	}
 	s := mcpserver.New(mcpserver.Config{
 		Project: pv, User: uv, StateDir: p.StateDir(), UserStateDir: env.UserStateDir(),
 		Root: p.Root, InGit: p.InGit(), Head: p.Head, Now: func() time.Time { return now },
 		IdleRelease: idle, Log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})),
-		Session: os.Getenv("CLAUDE_CODE_SESSION_ID"),
+		Session: os.Getenv("CLAUDE_CODE_SESSION_ID"), Semantic: semantic,
 	})
 	return s.Run(ctx, mcpserver.Stdio(os.Stdin, os.Stdout))
 }

@@ -6,11 +6,23 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/embed"
 )
 
 // BenchmarkRecall times one query on a vault of 2,000 memories whose words
 // are drawn from a small vocabulary, so that queries match many memories.
 func BenchmarkRecall(b *testing.B) {
+	benchRecall(b, false)
+}
+
+// BenchmarkRecallMeaning is BenchmarkRecall with recall by meaning, the
+// vault embedded by the built-in model first.
+func BenchmarkRecallMeaning(b *testing.B) {
+	benchRecall(b, true)
+}
+
+func benchRecall(b *testing.B, meaning bool) {
 	words := strings.Fields(`auth token session cache redis deploy rollout billing invoice queue
 		worker retry postgres migration schema index query handler router middleware test
 		fixture golden flaky timeout config secret rotation metrics tracing latency`)
@@ -24,7 +36,20 @@ func BenchmarkRecall(b *testing.B) {
 		mems[i] = mem{fmt.Sprintf("m%04d", i), words[i%len(words)] + " " + words[(i/7)%len(words)] + " notes",
 			body.String(), fmt.Sprintf("anchors:\n  files:\n    - path: internal/%s/x.go\n", words[i%9])}
 	}
-	e, _ := engine(b, DefaultConfig(), mems...)
+	cfg := DefaultConfig()
+	if meaning {
+		m, err := embed.Load()
+		if err != nil {
+			b.Fatal(err)
+		}
+		cfg.Semantic = m
+	}
+	e, db := engine(b, cfg, mems...)
+	if meaning {
+		if _, err := db.EmbedMissing(context.Background(), cfg.Semantic.(*embed.Model), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
 	queries := []Query{
 		{Text: "why does the deploy rollout retry"},
 		{Text: "postgres migration timeout", Files: []string{"internal/auth/x.go"}},

@@ -9,8 +9,12 @@
 // (description weighted highest; a memory's links' descriptions count at a
 // low weight, so neighbours lend it context), the trigram index for identifiers and
 // text without spaces, and memories anchored to the files the query names.
-// The lists are fused (by normalised score, or by reciprocal rank), so a
-// further list (an embedding search) can join without changing the rest.
+// The lists are fused (by normalised score, or by reciprocal rank). With a
+// sentence encoder ([Config.Semantic]) and vectors in the index, recall
+// by meaning joins last: the memories nearest the query's meaning become
+// candidates when near enough, and every candidate gains its cosine
+// similarity; it only adds, so text the model cannot read keeps the score
+// its words give it.
 // The fused score is multiplied by boosts for type, confidence, recency and
 // recall history; suspect and superseded memories are pushed down; one hop
 // of [[links]] brings neighbours in at a discount. Ties break by name. Each

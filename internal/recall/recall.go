@@ -83,6 +83,9 @@ func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
 	if err := e.expandLinks(ctx, cands, f); err != nil {
 		return nil, err // an index error, which names its package
 	}
+	if err := e.meaning(ctx, q, f, max(e.cfg.Candidates, 2*limit), cands); err != nil {
+		return nil, err
+	}
 	if err := e.load(ctx, cands); err != nil {
 		return nil, err // an index error, which names its package
 	}
@@ -94,6 +97,18 @@ func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
 		score := c.rel * e.boost(c, q.Now)
 		results = append(results, Result{Doc: *c.doc, Score: score, Why: c.why})
 	}
+	sortResults(results)
+	if len(results) > limit {
+		results = results[:limit]
+	}
+	if err := e.fill(ctx, results, terms, dropped); err != nil {
+		return nil, err // an index error, which names its package
+	}
+	return results, nil
+}
+
+// sortResults orders results best first, ties by name and vault.
+func sortResults(results []Result) {
 	slices.SortFunc(results, func(a, b Result) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
@@ -103,13 +118,6 @@ func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
 		}
 		return cmp.Compare(a.Source, b.Source)
 	})
-	if len(results) > limit {
-		results = results[:limit]
-	}
-	if err := e.fill(ctx, results, terms, dropped); err != nil {
-		return nil, err // an index error, which names its package
-	}
-	return results, nil
 }
 
 // fill loads the whole documents of the results, which were ranked on

@@ -16,5 +16,8 @@
 // A tensor is a rows×cols matrix (a vector has one row) stored as float32
 // ([F32]), or as int8 with a float32 scale per row ([Q8Rows]: first the
 // rows scales, then the values row by row) or per column ([Q8Cols]: the
-// cols scales first). A value is its int8 times its scale.
+// cols scales first). A value is its int8 times its scale. [Q4] stores
+// two values to a byte (the first in the low nibble), each an index into
+// 16 levels (NF4) times the bfloat16 scale of its group of [Q4Group]
+// values of a row; all scales come first, row by row.
 package packfile

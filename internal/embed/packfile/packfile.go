@@ -16,7 +16,11 @@ const (
 	F32    Kind = iota // float32 values
 	Q8Rows             // int8 values, one scale per row
 	Q8Cols             // int8 values, one scale per column
+	Q4                 // 4-bit values, one bfloat16 scale per Q4Group values of a row
 )
+
+// Q4Group is how many consecutive values of a row share a [Q4] scale.
+const Q4Group = 32
 
 // A Piece is a SentencePiece vocabulary entry; its id is its index.
 type Piece struct {
@@ -86,6 +90,11 @@ func (t Tensor) size() (int, error) {
 		return 4*t.Rows + n, nil
 	case Q8Cols:
 		return 4*t.Cols + n, nil
+	case Q4:
+		if t.Cols%2 != 0 {
+			return 0, fmt.Errorf("4-bit values need an even number of columns, not %d", t.Cols)
+		}
+		return 2*t.Rows*q4Groups(t.Cols) + n/2, nil
 	}
 	return 0, fmt.Errorf("kind %d", t.Kind)
 }
@@ -105,14 +114,55 @@ func (t Tensor) Row(i int, dst []float32) {
 		}
 	case Q8Cols:
 		t.Q8Row(i, t.Scales(), dst)
+	case Q4:
+		t.Q4Range(i, 0, t.Cols, dst)
 	}
+}
+
+// q4Levels are the values a [Q4] nibble stands for, times its group's
+// scale: the NF4 levels of QLoRA (Dettmers et al., 2023), quantiles of a
+// normal distribution, which is what trained weights look like: they
+// spend the 16 levels where the weights are, not evenly up to the largest.
+var q4Levels = [16]float32{
+	-1, -0.6961928, -0.52507305, -0.39491748, -0.28444138, -0.18477343, -0.091050036, 0,
+	0.0795803, 0.1609302, 0.2461123, 0.33791524, 0.44070983, 0.562617, 0.72295684, 1,
+}
+
+// q4Groups is how many scales a row of cols [Q4] values has.
+func q4Groups(cols int) int { return (cols + Q4Group - 1) / Q4Group }
+
+// Q4Range decodes columns j0 to j1 (excluded) of row i of a [Q4] tensor
+// into dst. The scales come first, row by row; then the values, two to a
+// byte (the first in the low nibble), each stored plus 8.
+func (t Tensor) Q4Range(i, j0, j1 int, dst []float32) {
+	groups := q4Groups(t.Cols)
+	scales := t.data[2*i*groups : 2*(i+1)*groups]
+	v := t.data[2*t.Rows*groups+i*t.Cols/2:]
+	dst = dst[:j1-j0]
+	for j := j0; j < j1; {
+		g := j / Q4Group
+		s := bf16(scales[2*g], scales[2*g+1])
+		end := min(j1, (g+1)*Q4Group)
+		for ; j < end; j++ {
+			b := v[j/2]
+			if j%2 == 1 {
+				b >>= 4
+			}
+			dst[j-j0] = q4Levels[b&0xf] * s
+		}
+	}
+}
+
+// bf16 is the float32 whose high half is lo, hi (little-endian).
+func bf16(lo, hi byte) float32 {
+	return math.Float32frombits(uint32(lo)<<16 | uint32(hi)<<24)
 }
 
 // Matrix decodes every value, row by row.
 func (t Tensor) Matrix() []float32 {
 	m := make([]float32, t.Rows*t.Cols)
 	if t.Kind != Q8Cols {
-		for i := range t.Rows {
+		for i := range t.Rows { // Q4 too: its scales are a row's
 			t.Row(i, m[i*t.Cols:])
 		}
 		return m
@@ -136,9 +186,15 @@ func (t Tensor) Scales() []float32 {
 // Q8Row decodes row i of a [Q8Cols] tensor into dst, given its
 // [Tensor.Scales]: the fast path of [Tensor.Row].
 func (t Tensor) Q8Row(i int, scale, dst []float32) {
+	t.Q8Range(i, 0, t.Cols, scale, dst)
+}
+
+// Q8Range decodes columns j0 to j1 (excluded) of row i of a [Q8Cols]
+// tensor into dst, given its [Tensor.Scales].
+func (t Tensor) Q8Range(i, j0, j1 int, scale, dst []float32) {
 	n := t.Cols
-	v := t.data[4*n+i*n : 4*n+(i+1)*n]
-	scale, dst = scale[:n], dst[:n]
+	v := t.data[4*n+i*n+j0 : 4*n+i*n+j1]
+	scale, dst = scale[j0:j1], dst[:j1-j0]
 	for j := range dst {
 		dst[j] = float32(int8(v[j])) * scale[j]
 	}

@@ -109,3 +109,85 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestQ4: 4-bit values come back as the level nearest each value, in
+// groups of Q4Group with their own scale, through Row and Q4Range alike.
+func TestQ4(t *testing.T) {
+	const rows, cols = 3, 2*Q4Group + 6 // a short last group
+	v := make([]float32, rows*cols)
+	for i := range v {
+		v[i] = float32(math.Sin(float64(i))) * float32(1+i%7)
+	}
+	v[5] = 40 // an outlier, clipped or not as the error says
+	tt, err := Encode("q", Q4, rows, cols, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Write(nil, []Tensor{tt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := f.Tensors["q"].Matrix()
+	for i := range rows {
+		for start := i * cols; start < (i+1)*cols; start += Q4Group {
+			end := min(start+Q4Group, (i+1)*cols)
+			var most, err2 float64
+			for j := start; j < end; j++ {
+				most = max(most, math.Abs(float64(v[j])))
+				err2 += float64((got[j] - v[j]) * (got[j] - v[j]))
+			}
+			// NF4's widest gap is 0.3 of the scale, the largest magnitude at
+			// most: an rms error past a tenth of it is no rounding.
+			if rms := math.Sqrt(err2 / float64(end-start)); rms > 0.1*most {
+				t.Errorf("row %d, group at %d: rms error %.3f, want <= %.3f", i, start-i*cols, rms, 0.1*most)
+			}
+		}
+	}
+	row := make([]float32, cols)
+	f.Tensors["q"].Row(1, row)
+	part := make([]float32, 10)
+	f.Tensors["q"].Q4Range(1, 30, 40, part)
+	for j := range part {
+		if part[j] != row[30+j] || row[30+j] != got[cols+30+j] {
+			t.Errorf("row 1 column %d: Q4Range %v, Row %v, Matrix %v", 30+j, part[j], row[30+j], got[cols+30+j])
+		}
+	}
+	if _, err := Encode("odd", Q4, 1, 3, []float32{1, 2, 3}); err == nil {
+		t.Errorf("Encode(Q4, 1×3) succeeded, want an error: 4-bit values need an even number of columns")
+	}
+}
+
+// BenchmarkDecode times decoding a 512×1536 matrix a chunk of 128 columns
+// at a time, as package embed multiplies by it, stored as int8 and as Q4.
+func BenchmarkDecode(b *testing.B) {
+	const rows, cols, chunk = 512, 1536, 128
+	v := make([]float32, rows*cols)
+	for i := range v {
+		v[i] = float32(math.Sin(float64(i)))
+	}
+	dst := make([]float32, chunk)
+	for _, kind := range []Kind{Q8Cols, Q4} {
+		t, err := Encode("m", kind, rows, cols, v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(map[Kind]string{Q8Cols: "q8", Q4: "q4"}[kind], func(b *testing.B) {
+			scale := t.Scales()
+			for b.Loop() {
+				for j := 0; j < cols; j += chunk {
+					for i := range rows {
+						if kind == Q4 {
+							t.Q4Range(i, j, j+chunk, dst)
+						} else {
+							t.Q8Range(i, j, j+chunk, scale, dst)
+						}
+					}
+				}
+			}
+		})
+	}
+}

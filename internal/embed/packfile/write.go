@@ -22,6 +22,11 @@ func Encode(name string, kind Kind, rows, cols int, v []float32) (Tensor, error)
 		}
 	case Q8Rows, Q8Cols:
 		b = quantize(kind, rows, cols, v)
+	case Q4:
+		if cols%2 != 0 {
+			return t, fmt.Errorf("packfile: tensor %s: 4-bit values need an even number of columns, not %d", name, cols)
+		}
+		b = quantize4(rows, cols, v)
 	default:
 		return t, fmt.Errorf("packfile: tensor %s: kind %d", name, kind)
 	}
@@ -59,6 +64,74 @@ func quantize(kind Kind, rows, cols int, v []float32) []byte {
 	}
 	return b
 }
+
+// quantize4 stores v as [Q4]: each group's scale is its largest
+// magnitude, rounded to bfloat16, and each value the nearest level.
+func quantize4(rows, cols int, v []float32) []byte {
+	groups := q4Groups(cols)
+	scale := make([]float32, rows*groups)
+	var b []byte
+	for i := range rows {
+		for g := range groups {
+			bits := groupScale(v[i*cols+g*Q4Group : i*cols+min(cols, (g+1)*Q4Group)])
+			s := math.Float32frombits(uint32(bits) << 16)
+			scale[i*groups+g] = s
+			b = append(b, byte(bits), byte(bits>>8))
+		}
+	}
+	values := make([]byte, rows*cols/2)
+	for i := range rows {
+		for j := range cols {
+			s := scale[i*groups+j/Q4Group]
+			n := nearestLevel(v[i*cols+j], s)
+			k := (i*cols + j) / 2
+			if j%2 == 1 {
+				n <<= 4
+			}
+			values[k] |= n
+		}
+	}
+	return append(b, values...)
+}
+
+// groupScale returns the bfloat16 scale (the high half of a float32)
+// that quantizes group with the least squared error: the largest
+// magnitude, or a fraction of it that clips the rare outlier to spend
+// the levels on the rest.
+func groupScale(group []float32) uint16 {
+	var most float32
+	for _, x := range group {
+		most = max(most, abs32(x))
+	}
+	best, bestErr := uint16(0), float32(math.Inf(1))
+	for c := float32(1); c >= 0.5; c -= 0.025 {
+		bits := math.Float32bits(most * c)
+		bits += 0x7fff + (bits>>16)&1 // round to nearest even in the high half
+		s := math.Float32frombits(bits &^ 0xffff)
+		var e float32
+		for _, x := range group {
+			d := q4Levels[nearestLevel(x, s)]*s - x
+			e += d * d
+		}
+		if e < bestErr {
+			best, bestErr = uint16(bits>>16), e
+		}
+	}
+	return best
+}
+
+// nearestLevel returns the nibble whose level times s is nearest x.
+func nearestLevel(x, s float32) byte {
+	var best byte
+	for k, l := range q4Levels {
+		if abs32(l*s-x) < abs32(q4Levels[best]*s-x) {
+			best = byte(k)
+		}
+	}
+	return best
+}
+
+func abs32(x float32) float32 { return float32(math.Abs(float64(x))) }
 
 // Write returns the pack file holding pieces and tensors.
 func Write(pieces []Piece, tensors []Tensor) ([]byte, error) {

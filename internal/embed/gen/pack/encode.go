@@ -56,9 +56,10 @@ func weights() []weight {
 }
 
 // encode returns the pack file: the vocabulary and every weight, matrices
-// as int8 (per row for the embedding table, which is read a row at a time;
-// per output column for the rest) unless f32.
-func encode(g *graph, vocab []piece, f32 bool) ([]byte, error) {
+// as 4-bit when q4 names them (or holds "all"), otherwise as int8 (per row
+// for the embedding table, which is read a row at a time; per output
+// column for the rest), or all as float32 with f32.
+func encode(g *graph, vocab []piece, f32 bool, q4 map[string]bool) ([]byte, error) {
 	var ts []packfile.Tensor
 	for _, w := range weights() {
 		v, err := g.matrix(w.graph, w.rows, w.cols)
@@ -68,6 +69,8 @@ func encode(g *graph, vocab []piece, f32 bool) ([]byte, error) {
 		kind := packfile.F32
 		switch {
 		case f32 || !w.matrix:
+		case q4[w.name] || q4["all"]:
+			kind = packfile.Q4
 		case w.name == "embed":
 			kind = packfile.Q8Rows
 		default:

@@ -1,0 +1,295 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+)
+
+// An Embedder turns texts into vectors of length 1, one per text, all of
+// one length, or nil for a text it cannot read; package embed's Model is
+// one.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// embedBatch is how many memories [DB.EmbedMissing] embeds between two
+// writes: about a second of work, so the write lock is taken often and
+// held for milliseconds, and an interrupted run keeps most of its work.
+const embedBatch = 32
+
+// EmbedMissing computes the vectors of the memories that have none, a
+// batch at a time: the texts are read and embedded outside any
+// transaction, and each batch is written in one short transaction, for
+// the memories whose content is still what was embedded. So hooks and the
+// MCP server, which only read, never wait for it. progress, when not nil,
+// is told after each batch how many are done of how many were missing.
+// It returns how many vectors it wrote.
+func (db *DB) EmbedMissing(ctx context.Context, e Embedder, progress func(done, total int)) (int, error) {
+	var total int
+	err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM memories m"+missingVector).Scan(&total)
+	if err != nil {
+		return 0, fmt.Errorf("index: embed: %w", err)
+	}
+	done := 0
+	after := int64(0) // rows at or below were tried in this run
+	for done < total {
+		batch, err := db.unembedded(ctx, after)
+		if err != nil || len(batch) == 0 {
+			return done, err
+		}
+		after = batch[len(batch)-1].id
+		texts := make([]string, len(batch))
+		for i, m := range batch {
+			texts[i] = m.text
+		}
+		vecs, err := e.Embed(ctx, texts)
+		if err != nil {
+			return done, fmt.Errorf("index: embed: %w", err)
+		}
+		if len(vecs) != len(batch) {
+			return done, fmt.Errorf("index: embed: %d vectors for %d texts", len(vecs), len(batch))
+		}
+		n, err := db.writeVectors(ctx, batch, vecs)
+		if err != nil {
+			return done, fmt.Errorf("index: embed: %w", err)
+		}
+		done += n
+		if progress != nil {
+			progress(done, total)
+		}
+	}
+	// The mean is written after the last batch; a run stopped between the
+	// two leaves vectors without it, which the next run mends.
+	var stale bool
+	err = db.sql.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM vectors)
+		AND NOT EXISTS (SELECT 1 FROM vector_mean)`).Scan(&stale)
+	if err == nil && (done > 0 || stale) {
+		err = db.writeMean(ctx)
+	}
+	if err != nil {
+		return done, fmt.Errorf("index: embed: mean vector: %w", err)
+	}
+	return done, nil
+}
+
+// writeMean stores the mean of every vector (see [DB.MeanVector]).
+func (db *DB) writeMean(ctx context.Context) error {
+	vs, err := db.allVectors(ctx)
+	if err != nil || len(vs.ids) == 0 {
+		return err
+	}
+	mean := make([]float64, vs.dim)
+	for i := range vs.ids {
+		for j, x := range vs.data[i*vs.dim : (i+1)*vs.dim] {
+			mean[j] += float64(x)
+		}
+	}
+	b := make([]byte, 0, 4*vs.dim)
+	for _, x := range mean {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(x/float64(len(vs.ids)))))
+	}
+	_, err = db.sql.ExecContext(ctx, "INSERT OR REPLACE INTO vector_mean (k, data) VALUES (1, ?)", b)
+	return err
+}
+
+// MeanVector returns the mean of the vault's vectors as the last
+// [DB.EmbedMissing] that wrote computed it, or nil before any. Its dot
+// product with a query's vector is the query's mean cosine similarity to
+// the vault: what recall by meaning measures a memory's nearness from, so
+// that a query near everything (a vague one) is not taken to be near each.
+// A sync that edits or removes memories leaves it as it was until the
+// next EmbedMissing: a mean moves little with a few memories.
+func (db *DB) MeanVector(ctx context.Context) ([]float32, error) {
+	var b []byte
+	err := db.sql.QueryRowContext(ctx, "SELECT data FROM vector_mean WHERE k = 1").Scan(&b)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: mean vector: %w", err)
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v, nil
+}
+
+// missingVector restricts a query on memories m to those without a vector.
+const missingVector = " WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.memory_id = m.id)"
+
+// MissingVectors counts the memories without a vector.
+func (db *DB) MissingVectors(ctx context.Context) (int, error) {
+	var n int
+	if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM memories m"+missingVector).Scan(&n); err != nil {
+		return 0, fmt.Errorf("index: count missing vectors: %w", err)
+	}
+	return n, nil
+}
+
+// HasVectors reports whether any memory has a vector: recall by meaning
+// is worth loading the model for.
+func (db *DB) HasVectors(ctx context.Context) (bool, error) {
+	var ok bool
+	if err := db.sql.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM vectors)").Scan(&ok); err != nil {
+		return false, fmt.Errorf("index: vectors: %w", err)
+	}
+	return ok, nil
+}
+
+// unembedded is a memory waiting for its vector.
+type unembedded struct {
+	id   int64
+	hash string
+	text string
+}
+
+// unembedded returns the next batch of memories without a vector, by row
+// past after.
+func (db *DB) unembedded(ctx context.Context, after int64) ([]unembedded, error) {
+	rows, err := db.sql.QueryContext(ctx, "SELECT m.id, m.hash, m.description, m.body FROM memories m"+
+		missingVector+" AND m.id > ? ORDER BY m.id LIMIT ?", after, embedBatch)
+	if err != nil {
+		return nil, fmt.Errorf("index: embed: %w", err)
+	}
+	defer rows.Close()
+	var out []unembedded
+	for rows.Next() {
+		var u unembedded
+		var desc, body string
+		if err := rows.Scan(&u.id, &u.hash, &desc, &body); err != nil {
+			return nil, fmt.Errorf("index: embed: %w", err)
+		}
+		u.text = EmbedText(desc, body)
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
+// writeVectors stores the vectors of batch, each only if its memory still
+// has the content hash it had when read, and returns how many it stored.
+func (db *DB) writeVectors(ctx context.Context, batch []unembedded, vecs [][]float32) (int, error) {
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	n := 0
+	for i, u := range batch {
+		res, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO vectors (memory_id, data)
+			SELECT id, ? FROM memories WHERE id = ? AND hash = ?`, encodeVector(vecs[i]), u.id, u.hash)
+		if err != nil {
+			return 0, err
+		}
+		k, err := res.RowsAffected()
+		if err != nil {
+			return 0, err
+		}
+		n += int(k)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO vector_gen (k, gen) VALUES (1, 1)
+		ON CONFLICT (k) DO UPDATE SET gen = gen + 1`); err != nil {
+		return 0, err
+	}
+	return n, tx.Commit()
+}
+
+// links matches a [[link]] of a memory body.
+var links = regexp.MustCompile(`\[\[[^\[\]]*\]\]`)
+
+// EmbedText is what of a memory is embedded: its description, then its
+// body, on one line, without [[links]] (they name other memories; what
+// those say is in their own vectors). The description is left out when
+// the body already says it.
+func EmbedText(description, body string) string {
+	d := strings.Join(strings.Fields(description), " ")
+	b := strings.Join(strings.Fields(links.ReplaceAllString(body, " ")), " ")
+	switch {
+	case b == "":
+		return d
+	case d == "" || strings.Contains(b, d):
+		return b
+	}
+	return d + " " + b
+}
+
+// encodeVector stores v as int8 values with one float32 scale: a quarter
+// of float32's size, within 0.4% of each value's range. No vector (a
+// text the model cannot read) is stored as nothing, so that the memory
+// is not embedded again.
+func encodeVector(v []float32) []byte {
+	if len(v) == 0 {
+		return []byte{}
+	}
+	var most float32
+	for _, x := range v {
+		most = max(most, float32(math.Abs(float64(x))))
+	}
+	b := make([]byte, 4+len(v))
+	scale := most / 127
+	binary.LittleEndian.PutUint32(b, math.Float32bits(scale))
+	for i, x := range v {
+		if scale > 0 {
+			b[4+i] = byte(int8(math.Round(float64(x / scale))))
+		}
+	}
+	return b
+}
+
+// decodeVector decodes b into dst, which holds len(b)-4 values.
+func decodeVector(b []byte, dst []float32) error {
+	if len(b) != 4+len(dst) {
+		return errors.New("vector of another length")
+	}
+	scale := math.Float32frombits(binary.LittleEndian.Uint32(b))
+	for i := range dst {
+		dst[i] = float32(int8(b[4+i])) * scale
+	}
+	return nil
+}
+
+// scanVectors reads rows of (id, data) into a [vectorSet], with each
+// row's type from types (the lengths data), leaving out memories without
+// a vector and vectors of another length than the first. Room is made
+// for n vectors at once: growing 20 MB as they come took a third of the
+// time.
+func scanVectors(rows *sql.Rows, types []byte, n int) (*vectorSet, error) {
+	defer rows.Close()
+	vs := &vectorSet{}
+	for rows.Next() {
+		var id int64
+		var data sql.RawBytes // decoded at once: no copy
+		if err := rows.Scan(&id, &data); err != nil {
+			return nil, err
+		}
+		if len(data) == 0 {
+			continue // the model could not read the memory
+		}
+		if vs.dim == 0 {
+			vs.dim = len(data) - 4
+			vs.data = make([]float32, 0, max(n, 1)*max(vs.dim, 0))
+			vs.ids, vs.types = make([]int64, 0, n), make([]byte, 0, n)
+		}
+		if vs.dim <= 0 || len(data)-4 != vs.dim {
+			continue
+		}
+		start := len(vs.data)
+		vs.data = append(vs.data, make([]float32, vs.dim)...)
+		if err := decodeVector(data, vs.data[start:]); err != nil {
+			return nil, err
+		}
+		var typ byte
+		if i := 3*int(id) + 2; id >= 0 && i < len(types) {
+			typ = types[i]
+		}
+		vs.ids = append(vs.ids, id)
+		vs.types = append(vs.types, typ)
+	}
+	return vs, rows.Err()
+}
