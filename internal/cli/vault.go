@@ -154,9 +154,5 @@ func newVaultRemoveCmd(f *Factory) *cobra.Command {
 // mountSources are the mounted vaults as index sources, named by their mounts.
 func mountSources(p *project.Project) []index.Source {
 	ms, _ := p.Mounts() // an unreadable list mounts nothing; 'mnemo vault list' says why
-	out := make([]index.Source, 0, len(ms))
-	for _, m := range ms {
-		out = append(out, index.Source{Name: m.Name, Dir: m.Dir})
-	}
-	return out
+	return index.MountSources(ms)
 }

@@ -64,10 +64,7 @@ func (w *world) sources() []index.Source {
 	if err != nil {
 		w.log.Warn("read the mounted vaults", "err", err)
 	}
-	for _, m := range ms {
-		srcs = append(srcs, index.Source{Name: m.Name, Dir: m.Dir})
-	}
-	return srcs
+	return append(srcs, index.MountSources(ms)...)
 }
 
 // openIndex opens the project's index and brings it up to date with the

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/mnemo-dev/mnemo/internal/project"
 )
 
 // A Source is one vault folder the index mirrors, under a name that is part
@@ -14,6 +16,16 @@ import (
 type Source struct {
 	Name string // "project", "user"
 	Dir  string
+}
+
+// MountSources are the vaults mounted read-only into a project ('mnemo
+// vault add') as sources, each named by its mount.
+func MountSources(ms []project.Mount) []Source {
+	out := make([]Source, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, Source{Name: m.Name, Dir: m.Dir})
+	}
+	return out
 }
 
 // SyncStats says what a [DB.Sync] did.
