@@ -109,6 +109,12 @@ func runRecall(ctx context.Context, f *Factory, opts recallOptions) error {
 // the user vault) or, with user, of the user vault, and syncs it. It
 // returns the project root that query paths are relative to.
 func openSyncedIndex(ctx context.Context, f *Factory, user bool) (*index.DB, string, error) {
+	return openIndex(ctx, f, user, (*index.DB).Sync)
+}
+
+// openIndex is [openSyncedIndex] with the index filled by fill: Sync, or
+// Rebuild for 'mnemo reindex'.
+func openIndex(ctx context.Context, f *Factory, user bool, fill func(*index.DB, context.Context, ...index.Source) (index.SyncStats, error)) (*index.DB, string, error) {
 	sources := []index.Source{{Name: "user", Dir: f.Env.UserVaultDir()}}
 	root := ""
 	if !user {
@@ -132,7 +138,7 @@ func openSyncedIndex(ctx context.Context, f *Factory, user bool) (*index.DB, str
 	if err != nil {
 		return nil, "", err
 	}
-	st, err := db.Sync(ctx, sources...)
+	st, err := fill(db, ctx, sources...)
 	if err != nil {
 		db.Close()
 		return nil, "", err
