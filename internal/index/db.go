@@ -123,7 +123,7 @@ func (db *DB) open(ctx context.Context) error {
 	dsn := sqlitefile.URI(db.path, "") + "?_pragma=busy_timeout(" + fmt.Sprint(DefaultBusyTimeout.Milliseconds()) + ")" +
 		"&_pragma=journal_mode(wal)&_pragma=synchronous(normal)&_pragma=foreign_keys(1)" +
 		"&_pragma=cache_size(-131072)&_pragma=temp_store(memory)&_pragma=mmap_size(1073741824)&_txlock=immediate"
-	s := sql.OpenDB(newConnector(dsn, db.history))
+	s := sql.OpenDB(newConnector(dsn, filepath.Dir(db.path), db.history))
 	var mode string
 	if err := s.QueryRowContext(ctx, "PRAGMA main.journal_mode").Scan(&mode); err != nil {
 		s.Close()
