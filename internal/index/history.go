@@ -69,7 +69,7 @@ func (c connector) Connect(context.Context) (driver.Conn, error) {
 	}
 	return c.drv.Open(c.dsn)
 }
-func (c connector) Driver() driver.Driver                        { return c.drv }
+func (c connector) Driver() driver.Driver { return c.drv }
 
 // attachHistory attaches the history to a new connection. It keeps a
 // rollback journal, truncated at each commit, with synchronous FULL: a
