@@ -49,10 +49,10 @@ func ensureSchemas(c sqlite.ExecQuerierContext, history string) error {
 		return err
 	}
 	n, err := countObjects(ctx, c, "history")
-	if err != nil || n > 0 {
-		return err
+	if err == nil && n == 0 {
+		err = applyHistory(ctx, history)
 	}
-	if err := applyHistory(ctx, history); err != nil {
+	if err != nil {
 		return &historyError{err}
 	}
 	return nil
