@@ -150,9 +150,9 @@ func indexMatchCheck(ctx context.Context, f *Factory, sources map[string][]vault
 			problems = append(problems, k.String()+" is in the index but in no memory file")
 		}
 	}
-	// mnemo reindex syncs, which skips the files whose stat did not change.
+	// mnemo reindex rebuilds from every file, whatever its stat says.
 	return problemCheck("index", fmt.Sprintf("the index holds the %d memories of the vaults as their files say", files),
-		"delete "+db.Path()+"; the next command builds it again from the files", problems)
+		"mnemo reindex", problems)
 }
 
 // queueAuditCheck checks that the queue is whole and consistent.

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
+	"github.com/mnemo-dev/mnemo/internal/edit"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/recall"
 	"github.com/mnemo-dev/mnemo/internal/vault"
@@ -259,14 +260,14 @@ agent's write.`,
 	return cmd
 }
 
-func approveOne(ctx context.Context, f *Factory, in *consolidate.Inbox, name string, edit bool) error {
+func approveOne(ctx context.Context, f *Factory, in *consolidate.Inbox, name string, withEditor bool) error {
 	d, err := in.Load(name)
 	if err != nil {
 		for _, n := range f.natives() {
 			if n.Name != name {
 				continue
 			}
-			if edit {
+			if withEditor {
 				return withHint(fmt.Errorf("%s is a file of the vault written outside mnemo, not a draft", name), "edit it with 'mnemo edit "+name+"', then approve it")
 			}
 			path, err := approveNative(ctx, n)
@@ -283,16 +284,13 @@ func approveOne(ctx context.Context, f *Factory, in *consolidate.Inbox, name str
 		return err
 	}
 	var editFn func(*memory.Memory) error
-	if edit {
+	if withEditor {
 		editFn = func(m *memory.Memory) error {
 			text, err := runEditor(ctx, f, name, m.Render())
 			if err != nil {
 				return err
 			}
-			edited, err := memory.Parse(name+".md", text)
-			if err == nil {
-				err = edited.Validate("")
-			}
+			edited, err := edit.Draft(m, text, f.Now())
 			if err != nil {
 				return keepEdit(f, text, err)
 			}

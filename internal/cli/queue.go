@@ -28,7 +28,9 @@ func newQueueCmd(f *Factory) *cobra.Command {
   prune      delete done and dead jobs older than --older-than
 
 A job is pending, leased (a worker holds it), done, failed (retried later
-with backoff) or dead (after too many attempts; retry it by hand).`,
+with backoff) or dead (after too many attempts; retry it by hand). Once a
+day the worker deletes the done jobs older than a week, as prune does;
+dead jobs wait for you.`,
 		Example: `  mnemo queue
   mnemo queue list --json
   mnemo queue retry 12
@@ -69,7 +71,7 @@ with backoff) or dead (after too many attempts; retry it by hand).`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.Flags().DurationVar(&olderThan, "older-than", 7*24*time.Hour, "with prune: the age past which finished jobs go")
+	cmd.Flags().DurationVar(&olderThan, "older-than", queue.Retention, "with prune: the age past which finished jobs go")
 	return cmd
 }
 

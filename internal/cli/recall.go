@@ -106,10 +106,11 @@ func runRecall(ctx context.Context, f *Factory, opts recallOptions) error {
 	if err := db.RecordRecall(ctx, q.Now, keys...); err != nil {
 		fmt.Fprintf(f.IO.ErrOut, "warning: %v\n", err)
 	}
+	marks := reviews(f, packed)
 	if opts.json {
-		return printJSON(f.IO.Out, recallJSON(packed, opts.explain))
+		return printJSON(f.IO.Out, recallJSON(packed, marks, opts.explain))
 	}
-	printRecall(f.IO.Out, packed, opts.explain)
+	printRecall(f.IO.Out, packed, marks, opts.explain)
 	return nil
 }
 
@@ -117,6 +118,12 @@ func runRecall(ctx context.Context, f *Factory, opts recallOptions) error {
 // the user vault) or, with user, of the user vault, and syncs it. It
 // returns the project root that query paths are relative to.
 func openSyncedIndex(ctx context.Context, f *Factory, user bool) (*index.DB, string, error) {
+	return openIndex(ctx, f, user, (*index.DB).Sync)
+}
+
+// openIndex is [openSyncedIndex] with the index filled by fill: Sync, or
+// Rebuild for 'mnemo reindex'.
+func openIndex(ctx context.Context, f *Factory, user bool, fill func(*index.DB, context.Context, ...index.Source) (index.SyncStats, error)) (*index.DB, string, error) {
 	sources := []index.Source{{Name: "user", Dir: f.Env.UserVaultDir()}}
 	root := ""
 	if !user {
@@ -140,7 +147,7 @@ func openSyncedIndex(ctx context.Context, f *Factory, user bool) (*index.DB, str
 	if err != nil {
 		return nil, "", err
 	}
-	st, err := db.Sync(ctx, sources...)
+	st, err := fill(db, ctx, sources...)
 	if err != nil {
 		db.Close()
 		return nil, "", err
@@ -173,8 +180,9 @@ func repoPath(root, p string) string {
 }
 
 // printRecall writes packed results for a person: a heading line per
-// memory, its description, and its body when it fit the budget.
-func printRecall(w io.Writer, packed []recall.Packed, explain bool) {
+// memory, its description, and its body when it fit the budget. marks
+// holds why a result waits for review ([reviews]).
+func printRecall(w io.Writer, packed []recall.Packed, marks map[index.Key]string, explain bool) {
 	if len(packed) == 0 {
 		fmt.Fprintln(w, "no memory matches")
 		return
@@ -183,7 +191,7 @@ func printRecall(w io.Writer, packed []recall.Packed, explain bool) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s  %s  %.3f%s\n", p.Name, heading(p.Result), p.Score, flags(p.Result))
+		fmt.Fprintf(w, "%s  %s  %.3f%s\n", p.Name, heading(p.Result), p.Score, flags(p.Result, marks[p.Key]))
 		fmt.Fprintln(w, "  "+p.Description)
 		if p.Full {
 			for line := range strings.Lines(strings.TrimSpace(p.Body)) {
@@ -207,8 +215,11 @@ func heading(r recall.Result) string {
 	return string(r.Type)
 }
 
-func flags(r recall.Result) string {
+func flags(r recall.Result, review string) string {
 	var out []string
+	if review != "" {
+		out = append(out, review)
+	}
 	if r.Why.Suspect != "" {
 		out = append(out, "suspect: "+r.Why.Suspect)
 	}
@@ -254,15 +265,17 @@ type recallResultJSON struct {
 	Full        bool          `json:"full"`
 	Tokens      int           `json:"tokens"`
 	Suspect     string        `json:"suspect,omitempty"`
+	Review      string        `json:"review,omitempty"` // why no one reviewed it; see [reviews]
 	Why         *recall.Why   `json:"why,omitempty"`
 }
 
-func recallJSON(packed []recall.Packed, explain bool) []recallResultJSON {
+func recallJSON(packed []recall.Packed, marks map[index.Key]string, explain bool) []recallResultJSON {
 	out := make([]recallResultJSON, 0, len(packed))
 	for _, p := range packed {
 		r := recallResultJSON{
 			Name: p.Name, Vault: p.Source, Type: p.Type, Status: p.Status, Description: p.Description,
 			Score: math.Round(p.Score*1e4) / 1e4, Path: p.Path, Full: p.Full, Tokens: p.Tokens, Suspect: p.Why.Suspect,
+			Review: marks[p.Key],
 		}
 		if p.Full {
 			r.Body = p.Body

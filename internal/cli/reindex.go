@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -15,9 +16,11 @@ func newReindexCmd(f *Factory) *cobra.Command {
 		Use:   "reindex",
 		Short: "Regenerate MEMORY.md and the search index from the memory files",
 		Long: `Regenerate the part of MEMORY.md between the mnemo:begin and mnemo:end
-markers from the memory files, and bring the search index up to date
-(rebuilding it when it is missing or damaged), with the sentence vector of
-every memory that has none (MNEMO_SEMANTIC=off skips them). Text outside the markers is
+markers from the memory files, and rebuild the search index from every
+memory file (the recall statistics and injection records are kept, and so
+are the sentence vectors of memories whose text is unchanged), with the
+sentence vector of every memory that has none (MNEMO_SEMANTIC=off skips
+them). Text outside the markers is
 kept; a line inside them that mnemo did not write is moved below the
 block. Run it after editing memory files by hand or after a git merge left
 MEMORY.md conflicted.`,
@@ -32,9 +35,9 @@ MEMORY.md conflicted.`,
 			if err := v.Reindex(cmd.Context()); err != nil {
 				return err
 			}
-			// The search index too: rebuilt from the files where it is
-			// missing or damaged, brought up to date otherwise.
-			db, _, err := openSyncedIndex(cmd.Context(), f, user)
+			// The search index too, rebuilt from every file: a sync skips
+			// a file edited in place with its size and time kept.
+			db, _, err := openIndex(cmd.Context(), f, user, (*index.DB).Rebuild)
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,8 @@
 // Package edit saves a person's edit of a whole memory file: the one
-// pipeline behind 'mnemo edit' and the review page's editor, so that both
-// check an edit the same way. The edited text is parsed and validated as
+// pipeline behind 'mnemo edit', the review page's editor and the edit of a
+// draft before its approval (CLI and review page), so that all check an
+// edit the same way; [Settle] is also what an agent's update through MCP
+// is given. The edited text is parsed and validated as
 // a reader would, its relative dates are made absolute and its updated
 // date set, a change of type gets that type's review date, and it is
 // written through [vault.Vault.Update], which refuses secrets, a changed

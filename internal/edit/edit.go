@@ -34,17 +34,10 @@ func Apply(ctx context.Context, v *vault.Vault, name string, before, after []byt
 		return nil, vault.ErrNoChange
 	}
 	file := name + ".md"
-	m, err := memory.Parse(file, after)
-	if err == nil {
-		err = m.Validate(file)
-	}
+	m, err := parse(file, after, file)
 	if err != nil {
 		return nil, err
 	}
-	now = now.UTC()
-	m.Updated = now
-	m.Description = memory.AbsoluteDates(m.Description, now)
-	m.Body = memory.AbsoluteDates(m.Body, now)
 	return v.Update(ctx, name, func(cur *memory.Memory) error {
 		// before is compared as a memory, not as bytes: one caller shows
 		// the file's bytes, another the memory rendered, and either is
@@ -53,8 +46,48 @@ func Apply(ctx context.Context, v *vault.Vault, name string, before, after []byt
 		if err != nil || !bytes.Equal(cur.Render(), shown.Render()) {
 			return fmt.Errorf("%s %w", file, ErrChanged)
 		}
-		staleness.Retype(cur, m, now)
+		Settle(cur, m, now)
 		*cur = *m
 		return nil
 	})
+}
+
+// Draft returns d, a draft in the inbox, as a person edited it: after is
+// the whole file as they saved it. It is parsed and validated as [Apply]
+// does (a draft may take another name: it has no file in a vault yet) and
+// settled by [Settle]; nothing is written, since a draft reaches its vault
+// by its approval.
+func Draft(d *memory.Memory, after []byte, now time.Time) (*memory.Memory, error) {
+	m, err := parse(d.Name+".md", after, "")
+	if err != nil {
+		return nil, err
+	}
+	Settle(d, m, now)
+	return m, nil
+}
+
+// Settle makes m, a person's or an agent's change of before, what every
+// saved change is: its updated date is now, the relative dates in its
+// description and body are made absolute ([memory.AbsoluteDates]), and a
+// change of type without a new review date gets the new type's
+// ([staleness.Retype]). before is not changed.
+func Settle(before, m *memory.Memory, now time.Time) {
+	now = now.UTC()
+	m.Updated = now
+	m.Description = memory.AbsoluteDates(m.Description, now)
+	m.Body = memory.AbsoluteDates(m.Body, now)
+	staleness.Retype(before, m, now)
+}
+
+// parse reads text, the memory file path as edited, and validates it
+// against the file name want ("" to allow any name).
+func parse(path string, text []byte, want string) (*memory.Memory, error) {
+	m, err := memory.Parse(path, text)
+	if err == nil {
+		err = m.Validate(want)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
 }

@@ -134,3 +134,56 @@ func renderOf(t *testing.T, text string) string {
 	}
 	return string(m.Render())
 }
+
+// TestDraft edits a draft as a person would before approving it: the draft
+// is settled as Apply settles a memory, and nothing is written.
+func TestDraft(t *testing.T) {
+	now := time.Date(2026, 11, 30, 10, 12, 0, 0, time.UTC)
+	d, err := memory.Parse("deploy.md", []byte(original))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		after   func(string) string
+		wantErr bool
+		want    []string
+		notWant []string
+	}{
+		{"dates made absolute",
+			func(s string) string { return s + "Check it again next month.\n" }, false,
+			[]string{"updated: 2026-11-30T10:12:00Z", "Check it again 2026-12.", "review_by: 2027-02-28"}, []string{"next month"}},
+		{"a new type without a review date gets its own",
+			func(s string) string { return strings.Replace(s, "type: project", "type: feedback", 1) }, false,
+			[]string{"type: feedback"}, []string{"review_by:"}},
+		{"a review date the edit set is kept",
+			func(s string) string {
+				return strings.NewReplacer("type: project", "type: reference", "2027-02-28", "2027-06-01").Replace(s)
+			}, false,
+			[]string{"type: reference", "review_by: 2027-06-01"}, nil},
+		{"an invalid header is refused",
+			func(s string) string { return strings.Replace(s, "type: project", "type: proj", 1) }, true, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := Draft(d.Clone(), []byte(tt.after(original)), now)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("Draft() error = %v, want error %v", err, tt.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			got := string(m.Render())
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("Draft() = %q, want it to hold %q", got, w)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(got, w) {
+					t.Errorf("Draft() = %q, want no %q", got, w)
+				}
+			}
+		})
+	}
+}

@@ -16,7 +16,8 @@ import (
 )
 
 // Confidences the heuristic extractor gives. Only a statement the user
-// asked to have remembered reaches the auto-approve bar (0.85).
+// asked to have remembered reaches the bar at which the approval policy
+// makes a stated fact active ([approval.StatedAt]).
 const (
 	confRemember   = 0.9
 	confStated     = 0.7  // a convention, decision with its reason, or identity the user stated

@@ -128,7 +128,7 @@ func (db *DB) open(ctx context.Context) error {
 	dsn := sqlitefile.URI(db.path, "") + "?_pragma=busy_timeout(" + fmt.Sprint(DefaultBusyTimeout.Milliseconds()) + ")" +
 		"&_pragma=journal_mode(wal)&_pragma=synchronous(normal)&_pragma=foreign_keys(1)" +
 		"&_pragma=cache_size(-131072)&_pragma=temp_store(memory)&_pragma=mmap_size(1073741824)&_txlock=immediate"
-	s := sql.OpenDB(newConnector(dsn, db.history))
+	s := sql.OpenDB(newConnector(dsn, filepath.Dir(db.path), db.history))
 	var mode string
 	if err := s.QueryRowContext(ctx, "PRAGMA main.journal_mode").Scan(&mode); err != nil {
 		s.Close()
@@ -178,7 +178,7 @@ func (db *DB) migrate(ctx context.Context) error {
 	if v == SchemaVersion {
 		return nil // another process got there first
 	}
-	n, err := dropAll(ctx, tx)
+	n, err := recreate(ctx, tx)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
@@ -186,13 +186,24 @@ func (db *DB) migrate(ctx context.Context) error {
 		db.log.Warn("index.db has another schema version: rebuilt", "path", db.path,
 			"version", v, "want", SchemaVersion)
 	}
+	return tx.Commit()
+}
+
+// recreate drops everything index.db holds (not the history) and creates
+// this version's schema, empty, in tx. It returns how many objects it
+// dropped.
+func recreate(ctx context.Context, tx *sql.Tx) (int, error) {
+	n, err := dropAll(ctx, tx)
+	if err != nil {
+		return n, err
+	}
 	if _, err := tx.ExecContext(ctx, schema); err != nil {
-		return fmt.Errorf("migrate: create schema: %w", err)
+		return n, fmt.Errorf("create schema: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA main.user_version = %d", SchemaVersion)); err != nil {
-		return fmt.Errorf("migrate: set version: %w", err)
+		return n, fmt.Errorf("set version: %w", err)
 	}
-	return tx.Commit()
+	return n, nil
 }
 
 // dropAll drops every table, view and trigger of index.db (not of the

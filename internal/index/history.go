@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"embed"
 	"fmt"
+	"os"
 
 	"modernc.org/sqlite"
 
@@ -43,24 +44,32 @@ func (e *historyError) Unwrap() error { return e.err }
 type connector struct {
 	drv *sqlite.Driver
 	dsn string
+	dir string // the state folder index.db is in
 }
 
 // newConnector returns a connector to the index at dsn with the history
 // at history attached. Its driver is its own, so that the attachment
 // reaches no other database the process opens.
-func newConnector(dsn, history string) connector {
+func newConnector(dsn, dir, history string) connector {
 	drv := &sqlite.Driver{}
 	drv.RegisterConnectionHook(func(c sqlite.ExecQuerierContext, _ string) error {
 		if err := attachHistory(c, history); err != nil {
 			return &historyError{err}
 		}
-		return nil
+		return ensureSchemas(c, history)
 	})
-	return connector{drv: drv, dsn: dsn}
+	return connector{drv: drv, dsn: dsn, dir: dir}
 }
 
-func (c connector) Connect(context.Context) (driver.Conn, error) { return c.drv.Open(c.dsn) }
-func (c connector) Driver() driver.Driver                        { return c.drv }
+// Connect opens a connection. The state folder is made again first: it may
+// have been removed since the index was opened (see [ensureSchemas]).
+func (c connector) Connect(context.Context) (driver.Conn, error) {
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return nil, err
+	}
+	return c.drv.Open(c.dsn)
+}
+func (c connector) Driver() driver.Driver { return c.drv }
 
 // attachHistory attaches the history to a new connection. It keeps a
 // rollback journal, truncated at each commit, with synchronous FULL: a
@@ -124,7 +133,13 @@ func (db *DB) migrateHistory(ctx context.Context) error {
 	if migration.Applied(ctx, db.sql, "history.migrations", names) {
 		return nil
 	}
-	s, err := sql.Open("sqlite", sqlitefile.URI(db.history, "")+"?_pragma=busy_timeout("+fmt.Sprint(DefaultBusyTimeout.Milliseconds())+")"+
+	return applyHistory(ctx, db.history)
+}
+
+// applyHistory applies the history migrations to the history at path
+// through a connection of its own.
+func applyHistory(ctx context.Context, path string) error {
+	s, err := sql.Open("sqlite", sqlitefile.URI(path, "")+"?_pragma=busy_timeout("+fmt.Sprint(DefaultBusyTimeout.Milliseconds())+")"+
 		"&_pragma=journal_mode("+historyJournal+")&_pragma=synchronous("+historySync+")&_txlock=immediate")
 	if err != nil {
 		return err

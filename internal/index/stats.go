@@ -37,6 +37,14 @@ const (
 // injection again keeps the first time; a memory listed first and given
 // whole later counts as given whole.
 func (db *DB) Record(ctx context.Context, now time.Time, d Delivery) error {
+	err := db.record(ctx, now, d)
+	if db.moved(err) {
+		err = db.record(ctx, now, d)
+	}
+	return err
+}
+
+func (db *DB) record(ctx context.Context, now time.Time, d Delivery) error {
 	if d.Session == "" {
 		d.Injected, d.Listed, d.Chars = nil, nil, 0
 	}

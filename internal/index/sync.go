@@ -79,6 +79,9 @@ type change struct {
 func (db *DB) Sync(ctx context.Context, sources ...Source) (SyncStats, error) {
 	for range 5 {
 		st, err := db.sync(ctx, sources)
+		if db.moved(err) {
+			continue // into the index now at the path, from every file
+		}
 		if !errors.Is(err, errRaced) {
 			return st, err
 		}

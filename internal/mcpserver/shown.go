@@ -15,13 +15,7 @@ func shown(s string) string { return redact.String(s) }
 // the vault natively, or one written by hand), why it waits for review and
 // what its check found, as the inbox says it; "" for a reviewed memory.
 // The hooks never inject such a file; recall and get give it only marked.
-func reviewOf(m *memory.Memory) string {
-	ns := provenance.Natives([]*memory.Memory{m}, secretFinder{})
-	if len(ns) == 0 {
-		return ""
-	}
-	return ns[0].Review()
-}
+func reviewOf(m *memory.Memory) string { return provenance.ReviewOf(m, secretFinder{}) }
 
 // secretFinder finds secrets with redact's default rules.
 type secretFinder struct{}

@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mnemo-dev/mnemo/internal/edit"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/staleness"
 )
@@ -72,7 +73,6 @@ func (s *Server) update(ctx context.Context, _ *mcp.CallToolRequest, in updateIn
 		if len(changed) == 0 {
 			return errNothing
 		}
-		m.Updated = s.cfg.Now()
 		return nil
 	})
 	out := updateOutput{Name: f.m.Name, Vault: f.where, Changed: changed}
@@ -85,47 +85,50 @@ func (s *Server) update(ctx context.Context, _ *mcp.CallToolRequest, in updateIn
 	return text("%s", out.Message), out, nil
 }
 
-// applyUpdate changes m as the call asks and returns the fields it changed.
+// applyUpdate changes m as the call asks, settled as every saved change is
+// ([edit.Settle]: dates made absolute, a new type's review date), and
+// returns the fields it changed.
 func (s *Server) applyUpdate(ctx context.Context, m *memory.Memory, in updateInput) ([]string, error) {
-	now := s.cfg.Now()
-	var changed []string
-	set := func(field string, ok bool) {
-		if ok {
-			changed = append(changed, field)
-		}
-	}
+	before := m.Clone()
 	if d := strings.Join(strings.Fields(in.Description), " "); d != "" {
 		if n := utf8.RuneCountInString(d); n > memory.MaxDescriptionLen {
 			return nil, fmt.Errorf("description is %d characters, at most %d: say what the memory helps with, in one line", n, memory.MaxDescriptionLen)
 		}
-		d = memory.AbsoluteDates(d, now)
-		set("description", d != m.Description)
 		m.Description = d
 	}
 	if body := strings.TrimSpace(pick(in.Fact, in.Content, in.Body)); body != "" {
-		body = memory.AbsoluteDates(body, now) + "\n"
-		set("body", body != m.Body)
-		m.Body = body
+		m.Body = body + "\n"
 	}
 	if in.Type != "" {
 		if !memory.Type(in.Type).Valid() {
 			return nil, fmt.Errorf("type %q is not one of user, feedback, project, reference", in.Type)
 		}
-		set("type", memory.Type(in.Type) != m.Type)
-		before := m.Clone()
 		m.Type = memory.Type(in.Type)
-		staleness.Retype(before, m, now)
 	}
 	if in.Why != "" {
-		set("why", in.Why != m.Why)
 		m.Why = strings.TrimSpace(in.Why)
 	}
 	if in.Confidence != nil {
-		set("confidence", *in.Confidence != m.Confidence)
 		m.Confidence = *in.Confidence
 	}
+	edit.Settle(before, m, s.cfg.Now())
+	var changed []string
+	for _, c := range []struct {
+		field string
+		ok    bool
+	}{
+		{"description", m.Description != before.Description},
+		{"body", m.Body != before.Body},
+		{"type", m.Type != before.Type},
+		{"why", m.Why != before.Why},
+		{"confidence", m.Confidence != before.Confidence},
+		{"tags", in.Tags != nil},
+	} {
+		if c.ok {
+			changed = append(changed, c.field)
+		}
+	}
 	if in.Tags != nil {
-		changed = append(changed, "tags")
 		m.Tags = in.Tags
 	}
 	if len(in.Files) > 0 || len(changed) > 0 {

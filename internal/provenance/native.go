@@ -54,6 +54,17 @@ func (n Native) Review() string {
 	return s
 }
 
+// ReviewOf returns the [Native.Review] of m when no one reviewed it, and ""
+// when someone did: how a memory is marked wherever it is shown (recall
+// through the CLI and MCP, get, list).
+func ReviewOf(m *memory.Memory, secrets SecretFinder) string {
+	ns := Natives([]*memory.Memory{m}, secrets)
+	if len(ns) == 0 {
+		return ""
+	}
+	return ns[0].Review()
+}
+
 // Natives returns the memories of ms that no one reviewed, in the order
 // given, each checked for an instruction and for a secret.
 func Natives(ms []*memory.Memory, secrets SecretFinder) []Native {

@@ -196,7 +196,13 @@ func (q *Queue) exec1(ctx context.Context, id int64, query string) error {
 // Prune deletes done and dead jobs that finished before cutoff, and
 // reports how many.
 func (q *Queue) Prune(ctx context.Context, cutoff time.Time) (int, error) {
-	res, err := q.db.ExecContext(ctx, `DELETE FROM jobs WHERE state IN ('done', 'dead')
+	return q.prune(ctx, cutoff, `'done', 'dead'`)
+}
+
+// prune deletes the jobs in states (a list of SQL strings) that finished
+// before cutoff.
+func (q *Queue) prune(ctx context.Context, cutoff time.Time, states string) (int, error) {
+	res, err := q.db.ExecContext(ctx, `DELETE FROM jobs WHERE state IN (`+states+`)
 		AND coalesce(finished, created) < ?`, formatTime(cutoff))
 	if err != nil {
 		return 0, fmt.Errorf("queue: prune: %w", err)

@@ -22,6 +22,15 @@ func IsDamaged(err error) bool {
 	return code == sqlite3.SQLITE_NOTADB || code == sqlite3.SQLITE_CORRUPT
 }
 
+// IsMoved reports whether err says a write was refused because the
+// database file was deleted or renamed after the connection opened it
+// (SQLITE_READONLY_DBMOVED): the connection still reads the file it
+// opened, but a connection opened now would find another, or none.
+func IsMoved(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_READONLY_DBMOVED
+}
+
 // companions are the files SQLite keeps beside a database: they belong to
 // it and go where it goes.
 var companions = []string{"", "-wal", "-shm", "-journal"}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
+	"github.com/mnemo-dev/mnemo/internal/edit"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/recall"
 	"github.com/mnemo-dev/mnemo/internal/vault"
@@ -165,13 +166,13 @@ func (s *Server) draftEdit(w http.ResponseWriter, r *http.Request) {
 func (s *Server) draftEditApprove(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	got, err := s.approve(r.Context(), name, func(m *memory.Memory) error {
+		before := m.Clone()
 		m.Description = strings.TrimSpace(r.PostForm.Get("description"))
 		m.Body = strings.ReplaceAll(r.PostForm.Get("body"), "\r\n", "\n")
 		if m.Body != "" && !strings.HasSuffix(m.Body, "\n") {
 			m.Body += "\n"
 		}
-		now := s.cfg.Now().UTC()
-		m.Description, m.Body = memory.AbsoluteDates(m.Description, now), memory.AbsoluteDates(m.Body, now)
+		edit.Settle(before, m, s.cfg.Now())
 		return m.Validate("")
 	})
 	if err != nil {

@@ -61,6 +61,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("worker: lock: %w", err)
 	}
+	w.pruneQueue(ctx)
 	idleSince := w.Now()
 	for ctx.Err() == nil {
 		// A lock file that is no longer the one held means the state
@@ -96,6 +97,19 @@ func (w *Worker) Run(ctx context.Context) error {
 // works in was deleted while it ran: it stops rather than share the
 // project with a worker started on the new folder.
 var ErrStateGone = errors.New("the state folder was deleted while the worker ran; stopping")
+
+// pruneQueue deletes the done jobs past the queue's retention, once a day
+// ([queue.Queue.PruneDaily]); a failure is logged, never the worker's.
+func (w *Worker) pruneQueue(ctx context.Context) {
+	n, err := w.Queue.PruneDaily(ctx, w.Now())
+	if err != nil {
+		w.Log.Warn("worker: prune the queue", "err", err)
+		return
+	}
+	if n > 0 {
+		w.Log.Info("queue pruned", "jobs", n)
+	}
+}
 
 // one processes a leased job, renewing its lease while it runs, and
 // records how it ended; it logs one line. A job the worker is stopping

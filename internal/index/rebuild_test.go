@@ -1,0 +1,69 @@
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestRebuild edits a file in place with its size and time kept, which a
+// sync does not see, and checks that Rebuild reads it again and keeps the
+// history.
+func TestRebuild(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	dir := t.TempDir()
+	src := Source{Name: "project", Dir: dir}
+	writeFile(t, dir, "alpha.md", memFile("alpha", "Alpha uses the postgres driver", "Body of alpha."))
+	writeFile(t, dir, "beta.md", memFile("beta", "Beta talks to redis", "Body of beta."))
+	if _, err := db.Sync(ctx, src); err != nil {
+		t.Fatal(err)
+	}
+	beta := Key{Source: "project", Name: "beta"}
+	if err := db.RecordInjection(ctx, "s1", time.Now(), beta); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "beta.md")
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(memFile("beta", "Beta talks to mysql", "Body of beta.")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	search := func(term string) []string {
+		t.Helper()
+		res, err := db.Search(ctx, WordQuery{Terms: []string{term}, Weights: defaultWeights, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return names(t, db, res.Hits)
+	}
+	if st, err := db.Sync(ctx, src); err != nil || st.Changed() {
+		t.Fatalf("Sync after a same-stat edit = %+v, %v; want nothing changed (the case Rebuild is for)", st, err)
+	}
+	st, err := db.Rebuild(ctx, src)
+	if err != nil {
+		t.Fatalf("Rebuild: %v", err)
+	}
+	if st.Added != 2 || st.Updated+st.Removed != 0 {
+		t.Errorf("Rebuild = %+v, want 2 added", st)
+	}
+	for _, c := range []struct {
+		term string
+		want []string
+	}{{"mysql", []string{"beta"}}, {"redis", nil}, {"postgres", []string{"alpha"}}} {
+		if got := search(c.term); !slices.Equal(got, c.want) {
+			t.Errorf("after Rebuild, Search(%q) = %v, want %v", c.term, got, c.want)
+		}
+	}
+	if ok, err := db.WasInjected(ctx, "s1", beta); err != nil || !ok {
+		t.Errorf("after Rebuild, WasInjected(s1, beta) = %v, %v; want true (the history is kept)", ok, err)
+	}
+}
