@@ -67,3 +67,41 @@ func TestRebuild(t *testing.T) {
 		t.Errorf("after Rebuild, WasInjected(s1, beta) = %v, %v; want true (the history is kept)", ok, err)
 	}
 }
+
+// TestRebuildKeepsVectors: a rebuild keeps the vector of a memory whose
+// text is unchanged (re-embedding a vault of 10,000 takes the model about
+// 14 minutes) and drops the one of a memory edited in place.
+func TestRebuildKeepsVectors(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	dir := t.TempDir()
+	src := Source{Name: "project", Dir: dir}
+	writeFile(t, dir, "alpha.md", memFile("alpha", "Alpha uses the postgres driver", "Body of alpha."))
+	writeFile(t, dir, "beta.md", memFile("beta", "Beta talks to redis", "Body of beta."))
+	if _, err := db.Sync(ctx, src); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.EmbedMissing(ctx, hashEmbedder{}, nil); err != nil || n != 2 {
+		t.Fatalf("EmbedMissing = %d, %v; want 2", n, err)
+	}
+	path := filepath.Join(dir, "beta.md")
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(memFile("beta", "Beta talks to mysql", "Body of beta.")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Rebuild(ctx, src); err != nil {
+		t.Fatalf("Rebuild: %v", err)
+	}
+	if n, err := db.MissingVectors(ctx); err != nil || n != 1 {
+		t.Errorf("after Rebuild, MissingVectors = %d, %v; want 1 (beta's text changed, alpha's did not)", n, err)
+	}
+	if n, err := db.EmbedMissing(ctx, hashEmbedder{}, nil); err != nil || n != 1 {
+		t.Errorf("EmbedMissing after Rebuild = %d, %v; want 1", n, err)
+	}
+}
