@@ -67,6 +67,14 @@ func (t terms) add(text string) {
 	}
 }
 
+// SaidValue reports whether the person said v, a value as [Values] gives it.
+func (s *Said) SaidValue(v string) bool { return s.all.values[v] }
+
+// Values returns the values of text as [Said.Check] reads them: its runs
+// of letters, digits and . - _ that hold a digit, an inner dot, dash or
+// underscore, or an inner capital, lower-cased.
+func Values(text string) []string { return atoms(text) }
+
 // Empty reports whether nothing was said.
 func (s *Said) Empty() bool { return len(s.each) == 0 }
 

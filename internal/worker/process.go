@@ -161,7 +161,7 @@ func (p *Pipeline) consolidate(ctx context.Context, j queue.Job, d *transcript.D
 func (p *Pipeline) provenance(j queue.Job, d *transcript.Digest, f consolidate.Fact, said *provenance.Said, runs map[string]bool, at string) (consolidate.Fact, provenance.Verdict) {
 	v := said.Check(f.Description + "\n" + f.Body)
 	f.Stated = v.Stated
-	if f.Confirmed && !confirmed(runs, f) {
+	if f.Confirmed && !confirmed(runs, said, f) {
 		p.Log.Info("not confirmed by a command of the session", "job", j.ID, "fact", f.Name)
 		f.Confirmed = false
 	}
