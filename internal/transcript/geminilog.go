@@ -130,7 +130,25 @@ func geminiUserText(text string) string {
 	if strings.HasPrefix(strings.TrimSpace(text), "<session_context>") {
 		return ""
 	}
-	return text
+	return geminiShellCommand(text)
+}
+
+// geminiShellRecord is the record Gemini CLI's shell mode keeps of a
+// command the person ran: the command, then its output, in one user
+// message.
+var geminiShellRecord = lazyregexp.New("(?s)^\\s*I ran the following shell command:\\n```(?:sh)?\\n(.*?)\\n```\\s*(?:\\n\\s*This produced the following result:.*)?$")
+
+// geminiShellCommand rewrites Gemini CLI's record of a shell-mode command
+// as Claude Code writes one: the command as <bash-input>, which
+// [CleanPrompt] renders as "!cmd"; its output is left out, as Claude
+// Code's <bash-stdout> is. The output is a file's or a program's text,
+// not the person's words. Other text is returned as it is.
+func geminiShellCommand(text string) string {
+	m := geminiShellRecord.FindStringSubmatch(text)
+	if m == nil {
+		return text
+	}
+	return "<bash-input>" + strings.TrimSpace(m[1]) + "</bash-input>"
 }
 
 // untrusted unwraps tool output Gemini CLI marks as untrusted.
