@@ -198,8 +198,8 @@ func shortID(id string) string {
 // personSaid gathers what the person said in a digest.
 func personSaid(d *transcript.Digest) *provenance.Said {
 	var ss []provenance.Statement
-	for at, text := range d.Said() {
-		ss = append(ss, provenance.Statement{Text: text, At: at})
+	for s := range d.Sayings() {
+		ss = append(ss, provenance.Statement{Text: s.Text, At: s.At, Chosen: s.Chosen})
 	}
 	return provenance.NewSaid(ss...)
 }
