@@ -125,13 +125,26 @@ var loadedContext = lazyregexp.New(`(?s)<loaded_context>.*?</loaded_context>\s*`
 // <session_context> block Gemini CLI sends first (the environment, the
 // folder listing, MCP server instructions).
 func geminiUserText(text string) string {
-	text = WithoutHookContext(text)
+	text = WithoutAdded(text)
 	text = loadedContext.ReplaceAllString(text, "")
 	if strings.HasPrefix(strings.TrimSpace(text), "<session_context>") {
 		return ""
 	}
 	return geminiShellCommand(text)
 }
+
+// WithoutAdded returns a Gemini CLI prompt without what the CLI added to
+// what the person typed: the context hooks gave ([WithoutHookContext])
+// and the content of the files the prompt names with @.
+func WithoutAdded(s string) string {
+	return referencedFiles.ReplaceAllString(WithoutHookContext(s), "")
+}
+
+// referencedFiles is what Gemini CLI appends to a prompt that names files
+// (or MCP resources) with @: their content, between its markers. The
+// content is the files', not the person's words; the prompt keeps the
+// @path it named.
+var referencedFiles = lazyregexp.New(`(?s)\n?--- Content from referenced files ---.*?(?:--- End of content ---|$)`)
 
 // geminiShellRecord is the record Gemini CLI's shell mode keeps of a
 // command the person ran: the command, then its output, in one user
