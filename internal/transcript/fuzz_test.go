@@ -64,6 +64,11 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte(`{"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"c","input":"*** Add File: "}}` + "\n" +
 		`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":{"content":1}}}` + "\n" +
 		`{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":7}"}}`))
+	// What the person's shell escape and @files bring into a user message.
+	f.Add([]byte(`{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<user_shell_command>\n<command>\ncat a.md\n</command>\n<result>\nOutput:\nx\n</result>\n</user_shell_command>"}]}}` + "\n" +
+		`{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<user_shell_command>\nls\n</user_shell_command>\n<user_shell_command_output>\nx\n</user_shell_command_output>"}]}}`))
+	f.Add([]byte(`{"sessionId":"s","projectHash":"h","messages":[{"id":"1","type":"user","content":[{"text":"I ran the following shell command:\n` + "```sh" + `\ncat a\n` + "```" + `\n\nThis produced the following result:\n` + "```" + `\nx\n` + "```" + `"}]},` +
+		`{"id":"2","type":"user","content":"read @a.md\n--- Content from referenced files ---\nContent from @a.md:\nx\n--- End of content ---"}]}`))
 	f.Add([]byte("{\"type\":\"user\",\"message\":{\"content\":\"caf\xe9\"}}\n\n[1]\n{\"type\":\"assistant\""))
 	f.Add([]byte(`{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":1}}]}}` + "\n" +
 		`{"type":"user","toolUseResult":"Error: x","message":{"content":[{"type":"tool_result","tool_use_id":"t","is_error":true,"content":[{"type":"image"}]}]}}` + "\n"))
