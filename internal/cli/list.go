@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/redact"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -67,7 +68,9 @@ func runList(f *Factory, opts listOptions) error {
 	if opts.json {
 		out := make([]memoryJSON, 0, len(shown))
 		for _, e := range shown {
-			out = append(out, toJSON(v, opts.user, e, false))
+			j := toJSON(v, opts.user, e, false)
+			j.Description, j.Why = redact.String(j.Description), redact.String(j.Why) // as recall shows them
+			out = append(out, j)
 		}
 		return printJSON(f.IO.Out, out)
 	}
@@ -82,7 +85,7 @@ func runList(f *Factory, opts listOptions) error {
 		if !m.Active() {
 			typ += " (superseded)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Name, typ, updated, m.Description)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Name, typ, updated, redact.String(m.Description))
 	}
 	return tw.Flush()
 }

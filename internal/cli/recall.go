@@ -15,6 +15,7 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/recall"
+	"github.com/mnemo-dev/mnemo/internal/redact"
 	"github.com/mnemo-dev/mnemo/internal/staleness"
 )
 
@@ -99,6 +100,9 @@ func runRecall(ctx context.Context, f *Factory, opts recallOptions) error {
 		return err
 	}
 	packed := recall.Pack(results, q.Budget)
+	for i := range packed { // a hand-written file may hold a secret: shown, never (mnemo scan names the file)
+		packed[i].Description, packed[i].Body = redact.String(packed[i].Description), redact.String(packed[i].Body)
+	}
 	keys := make([]index.Key, len(packed))
 	for i, p := range packed {
 		keys[i] = p.Key

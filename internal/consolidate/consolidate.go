@@ -136,6 +136,11 @@ func (c *Consolidator) decide(ctx context.Context, f Fact) (decision, error) {
 		d.action = Duplicate
 	case best.rel == contradicts:
 		d.action = Contradiction
+	case best.rel == extends && best.where == "inbox" && !f.Stated:
+		// Only the person's own words rewrite a draft in place: what an
+		// extractor inferred or a tool said (whatever the extractor claims
+		// of it) would be approved under the draft's reasons and excerpt.
+		d.action = Drafted
 	case best.rel == extends && (best.where == "inbox" || auto):
 		d.action = Extended
 	case best.rel == extends, best.rel == updates && best.where != "inbox":

@@ -33,13 +33,16 @@
 // An extractor may say how a fact stands to a memory it was shown
 // ([Fact.Relation]): the same, an update, a contradiction. That is a hint
 // checked against the rules above (relation.go): "same" makes a duplicate
-// of a paraphrase only when the values agree, an update that changes more
+// of a paraphrase only when the values agree and the two are as close as
+// a rejected fact's paraphrase must be, an update that changes more
 // than an extension may is proposed, a contradiction is a linked draft;
 // the same fact or a contradiction found by the rules elsewhere stands.
 // What may go to a vault without review is package approval's policy.
 //
 // No automatic step changes what an active vault memory claims except an
-// extension as above. Any other change is a draft proposing it: a draft
+// extension as above. A draft is extended in place only by what the
+// person stated; any other extension of it is a draft of its own, so that
+// what review shows (the draft's reasons and excerpt) is what it holds. Any other change is a draft proposing it: a draft
 // holding the memory as it would be, whose link in links.jsonl is
 // [LinkChanges] and names the memory ([Inbox.LinkOf]); review can diff the
 // two, and approving the draft changes the memory instead of adding one

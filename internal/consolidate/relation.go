@@ -34,9 +34,12 @@ const statedTopicAt = 0.1
 // [relate] where they are sure and by r where they are not, and false
 // when r names nothing usable:
 //
-//   - "same": the same fact when the values agree and nothing conflicts,
-//     however few words the two share (a paraphrase); otherwise what
-//     relate finds;
+//   - "same": the same fact when the values agree, nothing conflicts and
+//     the two are as close as a rewording of a rejected fact must be
+//     ([paraphraseAt]); otherwise what relate finds. Another fact on the
+//     same subject ("never migrate db-staging.internal:5432 by day"
+//     against "staging is db-staging.internal:5432") shares the values
+//     and a few words: merged on a model's word, it would be lost;
 //   - "update": an extension when relate finds one (or the same fact);
 //     otherwise, for a vault memory, a change that can only be proposed
 //     ([updates]); a draft is not changed on a model's word;
@@ -59,7 +62,7 @@ func (c *Consolidator) named(ctx context.Context, r Relation, m *memory.Memory, 
 	agreeing := agree(st.values, cand.values) && !conflicts(st, cand)
 	switch r.Kind {
 	case RelationSame:
-		if agreeing {
+		if agreeing && sim >= paraphraseAt {
 			mt.rel = same
 		}
 	case RelationUpdate:

@@ -40,6 +40,18 @@ func TestStatedRelation(t *testing.T) {
 			kind: RelationSame, alone: Drafted, want: Drafted,
 		},
 		{
+			name: "same, another fact of the same host and port: never merged",
+			fact: Fact{Description: "Never run migrations against db-staging.internal:5432 during business hours", Body: "Migrations lock the tables; run them at night.",
+				Type: memory.TypeProject, Confidence: 0.7},
+			kind: RelationSame, alone: Drafted, want: Drafted,
+		},
+		{
+			name: "same, what is done to the staging host: never merged",
+			fact: Fact{Description: "Staging on db-staging.internal:5432 is wiped every night", Body: "Do not keep test data there.",
+				Type: memory.TypeProject, Confidence: 0.7},
+			kind: RelationSame, alone: Drafted, want: Drafted,
+		},
+		{
 			name: "same, another port: a contradiction, not a duplicate",
 			fact: Fact{Description: "The staging database host is db-staging.internal on port 6432", Body: "Connect to db-staging.internal:6432 for staging.",
 				Type: memory.TypeProject, Confidence: 0.7},

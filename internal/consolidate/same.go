@@ -33,3 +33,13 @@ func (t *Text) SameFact(o *Text) bool {
 
 // SameFact reports whether texts a and b say the same fact (see [Text.SameFact]).
 func SameFact(a, b string) bool { return NewText(a).SameFact(NewText(b)) }
+
+// SameValues reports whether two texts name the same values (numbers,
+// hosts, ports, paths, environments, days…: neither names one the other
+// does not mention) and claim nothing that conflicts, however their words
+// differ: a rewording, or the same fact with more words. A change from
+// one to the other changes no value.
+func (t *Text) SameValues(o *Text) bool {
+	a, b := t.statement(), o.statement()
+	return agree(a.values, b.values) && !conflicts(a, b)
+}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -91,6 +92,13 @@ func TestManyWriters(t *testing.T) {
 				value := fmt.Sprintf("Deploys go to the blue cluster, %s round %d", who, i)
 				if field == "fact" {
 					value = fmt.Sprintf("Round %d of %s.", i, who)
+				}
+				// The person says it first (the user-prompt-submit hook keeps
+				// it): an agent's new value the person did not state waits
+				// for review instead.
+				if err := s.prompt("writers-"+who, value); err != nil {
+					log.fail(err)
+					continue
 				}
 				if _, err := callMCP(session, "update", map[string]any{"name": "shared-deploy", field: value}); err != nil {
 					log.fail(err)
@@ -240,6 +248,18 @@ func (s *sandbox) mnemoTry(env []string, args ...string) (string, error) {
 		return "", fmt.Errorf("mnemo %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.String(), nil
+}
+
+// prompt runs the user-prompt-submit hook as Claude Code does when the
+// person types text in session.
+func (s *sandbox) prompt(session, text string) error {
+	payload, _ := json.Marshal(map[string]string{"session_id": session, "cwd": s.project, "hook_event_name": "UserPromptSubmit", "prompt": text})
+	cmd := exec.Command(s.mnemo, "hook", "user-prompt-submit")
+	cmd.Dir, cmd.Env, cmd.Stdin = s.project, s.env, bytes.NewReader(payload)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("hook user-prompt-submit: %w: %s", err, out)
+	}
+	return nil
 }
 
 // mcpSession starts 'mnemo mcp' on the project and connects to it.

@@ -54,7 +54,7 @@ func Decode(r io.Reader) (in Input, err error) {
 	str("hook_event_name", &in.HookEventName)
 	str("source", &in.Source)
 	str("prompt", &in.Prompt)
-	in.Prompt = transcript.WithoutHookContext(in.Prompt) // mnemo's own context, before a Gemini CLI prompt
+	in.Prompt = transcript.WithoutAdded(in.Prompt) // mnemo's own context before a Gemini CLI prompt, @files' content after it
 	str("trigger", &in.Trigger)
 	str("reason", &in.Reason)
 	str("conversation_id", &in.ConversationID)

@@ -44,6 +44,7 @@ func TestConcurrentUpdatesKeepBoth(t *testing.T) {
 	const rounds = 20
 	for i := 1; i <= rounds; i++ {
 		desc, body := fmt.Sprintf("Deploys go to the blue cluster, round %d", i), fmt.Sprintf("Round %d body.", i)
+		f.prompt("s", desc+". "+body) // the person states both: each is applied in place
 		var wg sync.WaitGroup
 		errs := make([]error, 2)
 		wg.Go(func() {

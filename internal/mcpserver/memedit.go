@@ -10,6 +10,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/provenance"
 )
 
 // memCreate creates a memory file; one without a header gets one.
@@ -70,7 +71,7 @@ func (s *Server) draftCreated(mp memPath, m *memory.Memory, why string) (string,
 // memReplace replaces the one occurrence of old_str in a file.
 func (s *Server) memReplace(ctx context.Context, in memoryInput) (string, error) {
 	var answer string
-	err := s.edit(ctx, in.Path, func(mp memPath, content string) (string, error) {
+	proposed, err := s.edit(ctx, in.Path, func(mp memPath, content string) (string, error) {
 		n := strings.Count(content, in.OldStr)
 		if in.OldStr == "" || n == 0 {
 			return "", toolErrorf("No replacement was performed, old_str `%s` did not appear verbatim in %s.", in.OldStr, mp.path)
@@ -88,6 +89,9 @@ func (s *Server) memReplace(ctx context.Context, in memoryInput) (string, error)
 		answer = "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n" + snippet(next, changed)
 		return next, nil
 	})
+	if proposed != "" {
+		return proposed, err
+	}
 	return answer, err
 }
 
@@ -120,7 +124,7 @@ func (s *Server) memInsert(ctx context.Context, in memoryInput) (string, error) 
 	if in.InsertLine == nil {
 		return "", toolErrorf("Missing required parameter insert_line for command insert")
 	}
-	err := s.edit(ctx, in.Path, func(mp memPath, content string) (string, error) {
+	proposed, err := s.edit(ctx, in.Path, func(mp memPath, content string) (string, error) {
 		lines := strings.Split(content, "\n")
 		at := *in.InsertLine
 		if at < 0 || at > len(lines) {
@@ -133,8 +137,8 @@ func (s *Server) memInsert(ctx context.Context, in memoryInput) (string, error) 
 		lines = append(lines[:at], append([]string{add}, lines[at:]...)...)
 		return strings.Join(lines, "\n"), nil
 	})
-	if err != nil {
-		return "", err
+	if err != nil || proposed != "" {
+		return proposed, err
 	}
 	return fmt.Sprintf("The file %s has been edited.", in.Path), nil
 }
@@ -142,41 +146,63 @@ func (s *Server) memInsert(ctx context.Context, in memoryInput) (string, error) 
 // edit changes a memory file with change, holding the vault's lock. The
 // new text must be a valid memory of the same name; relative dates in what
 // the edit added become absolute, and updated moves to now when the file
-// records it.
-func (s *Server) edit(ctx context.Context, path string, change func(memPath, string) (string, error)) error {
+// records it. An edit of what the memory claims that the person did not
+// state ([Server.unstated]) is not made: it is proposed for review, and
+// proposed is the answer that says so.
+func (s *Server) edit(ctx context.Context, path string, change func(memPath, string) (string, error)) (proposed string, err error) {
+	next, v, err := s.editLocked(ctx, path, change)
+	if err != nil || next == nil {
+		return "", err
+	}
+	_, proposed, err = s.proposeChange(ctx, "project", next, v)
+	return proposed, err
+}
+
+// editLocked is edit under the vault's lock; it returns the memory as the
+// edit would make it, and the verdict on it, when the edit is to be
+// proposed instead.
+func (s *Server) editLocked(ctx context.Context, path string, change func(memPath, string) (string, error)) (*memory.Memory, provenance.Verdict, error) {
+	var none provenance.Verdict
 	mp, name, err := s.writable(path)
 	if err != nil {
-		return err
+		return nil, none, err
 	}
 	v := s.cfg.Project
 	unlock, err := v.Lock(ctx)
 	if err != nil {
-		return err
+		return nil, none, err
 	}
 	defer unlock()
 	if err := s.plainFile(mp, name); err != nil {
-		return err
+		return nil, none, err
 	}
 	data, err := v.ReadFile(mp.file)
 	if err != nil {
-		return fileError(mp, err)
+		return nil, none, fileError(mp, err)
 	}
 	next, err := change(mp, string(data))
 	if err != nil {
-		return err
+		return nil, none, err
 	}
 	if err := memory.CheckSize(mp.file, "", len(next)); err != nil {
-		return err
+		return nil, none, err
 	}
 	m, err := memory.Parse(mp.file, []byte(next))
 	if err == nil {
 		err = m.Validate(mp.file)
 	}
 	if err != nil {
-		return toolErrorf("The file %s was not edited: the result would not be a valid memory file: %v", mp.path, err)
+		return nil, none, toolErrorf("The file %s was not edited: the result would not be a valid memory file: %v", mp.path, err)
 	}
 	if !m.Updated.IsZero() {
 		m.Updated = s.cfg.Now()
+	}
+	old, err := memory.Parse(mp.file, data)
+	if err != nil {
+		old = &memory.Memory{} // a file no reader opens: all of the edit's text is new
+	}
+	if verdict, wait := s.unstated(old, m); wait {
+		return m, verdict, nil
 	}
 	// The text was read under the lock just taken, so the edit applies to
 	// the file as it is; the door checks and writes it.
@@ -184,13 +210,13 @@ func (s *Server) edit(ctx context.Context, path string, change func(memPath, str
 		*cur = *m
 		return nil
 	}); err != nil {
-		return err
+		return nil, none, err
 	}
 	if err := v.ReindexAfter(name); err != nil {
-		return err
+		return nil, none, err
 	}
 	s.cfg.Log.Info("memory tool: edit", "name", name)
-	return nil
+	return nil, none, nil
 }
 
 // writable resolves a path the tool may write: a memory file of the vault.

@@ -16,6 +16,7 @@ const pnpmFile = "---\nname: use-pnpm\ndescription: The frontend uses pnpm\ntype
 func TestMemoryToolAnswers(t *testing.T) {
 	f := newFixture(t, map[string]string{".memory/use-pnpm.md": pnpmFile})
 	f.prompt("s", "Deploys go out on Tuesdays; the release train leaves at 10:00 UTC.")
+	f.prompt("s", "Note that the lockfile is pnpm-lock.yaml.") // the value the insert below writes
 	size := func(name string) string {
 		fi, err := os.Stat(f.path(name))
 		if err != nil {

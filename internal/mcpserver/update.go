@@ -32,10 +32,11 @@ type updateOutput struct {
 	Name    string   `json:"name"`
 	Vault   string   `json:"vault"`
 	Changed []string `json:"changed"`
+	Draft   string   `json:"draft,omitempty"` // the proposed change waiting for review, when the person did not state it
 	Message string   `json:"message"`
 }
 
-const updateDescription = `Change an existing memory in place: its description, its body (fact replaces the old body whole), type, confidence, tags, or the files it is anchored to. Use it when a recalled memory turned out incomplete or out of date, or when remember answered "similar to X". Relative dates become absolute; when the text changes, the memory is re-anchored to the current content of the files it names, so it is no longer stale. Every other header key and the file's name stay as they are.`
+const updateDescription = `Change an existing memory in place: its description, its body (fact replaces the old body whole), type, confidence, tags, or the files it is anchored to. Use it when a recalled memory turned out incomplete or out of date, or when remember answered "similar to X". A new description or body the user did not state in this session is not applied: it waits for review as a proposed change, and the answer says so and why. Relative dates become absolute; when the text changes, the memory is re-anchored to the current content of the files it names, so it is no longer stale. Every other header key and the file's name stay as they are.`
 
 func (s *Server) addUpdate() {
 	addTool(s.mcp, &mcp.Tool{
@@ -61,6 +62,11 @@ func (s *Server) update(ctx context.Context, _ *mcp.CallToolRequest, in updateIn
 	if err := s.checkEdit("The memory "+f.m.Name, in.Description+"\n"+pick(in.Fact, in.Content, in.Body)); err != nil {
 		return nil, updateOutput{}, err
 	}
+	if out, ok, err := s.proposeUpdate(ctx, f, in); err != nil {
+		return nil, out, err
+	} else if ok {
+		return text("%s", out.Message), out, nil
+	}
 	// The change applies to the file as it is under the vault's lock, not
 	// to what find read: an edit made meanwhile by another process stays.
 	var changed []string
@@ -83,6 +89,27 @@ func (s *Server) update(ctx context.Context, _ *mcp.CallToolRequest, in updateIn
 	out.Message = fmt.Sprintf("updated %s (%s)", m.Name, strings.Join(changed, ", "))
 	s.cfg.Log.Info("update", "name", m.Name, "vault", f.where, "changed", changed)
 	return text("%s", out.Message), out, nil
+}
+
+// proposeUpdate drafts the update for review when it changes what the
+// memory claims and the person's words of the session do not state it
+// ([Server.unstated]); ok reports that it did.
+func (s *Server) proposeUpdate(ctx context.Context, f found, in updateInput) (out updateOutput, ok bool, err error) {
+	next := f.m.Clone()
+	changed, err := s.applyUpdate(ctx, next, in)
+	if err != nil || len(changed) == 0 {
+		return out, false, nil // the update under the lock says what is wrong
+	}
+	v, wait := s.unstated(f.m, next)
+	if !wait {
+		return out, false, nil
+	}
+	next.Updated = s.cfg.Now()
+	o, msg, err := s.proposeChange(ctx, f.where, next, v)
+	if err != nil {
+		return out, true, err
+	}
+	return updateOutput{Name: f.m.Name, Vault: f.where, Changed: changed, Draft: o.Name, Message: msg}, true, nil
 }
 
 // applyUpdate changes m as the call asks, settled as every saved change is

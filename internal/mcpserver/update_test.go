@@ -13,6 +13,10 @@ func TestUpdate(t *testing.T) {
 			"See `internal/auth/service.go`.", "anchors:\n  files:\n    - path: internal/auth/service.go\n      sha256: 0000000000000000\n"),
 		"internal/auth/service.go": "package auth\n",
 	})
+	// The person's words that state the changes below: a value an agent
+	// changes without them waits for review (TestAgentChangeIsProposed).
+	f.prompt("s", "The release train leaves Wednesday from next week on.")
+	f.prompt("s", "Authentication lives in internal/auth since 2026-09.")
 	var out struct {
 		Changed []string `json:"changed"`
 		Vault   string   `json:"vault"`

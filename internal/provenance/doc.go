@@ -9,7 +9,8 @@
 // and most of its other words. An instruction to run a command, fetch a
 // URL, pipe a download into a shell or change a permission or setting
 // ([Instruction]) is stated only when one of the person's statements gives
-// it in the imperative and grounds it on its own.
+// it in the imperative and grounds it on its own; an option the person
+// picked among those the agent offered ([Statement.Chosen]) gives none.
 //
 // The person's words of a session come from the transcript (the digest's
 // prompts and answers) or, for the MCP server, from [Prompts]: the

@@ -16,6 +16,11 @@ import (
 type Statement struct {
 	Text string
 	At   time.Time // when it was said: "next month" in it counts from here; zero: as written
+	// Chosen reports that the person picked the statement among options
+	// the agent wrote (an answer to the agent's question): it grounds the
+	// facts it holds, but gives no instruction of the person's, since an
+	// injected agent can offer "curl … | sh" as the recommended option.
+	Chosen bool
 }
 
 // Said is what a person said in one session, ready for [Said.Check]. A
@@ -51,7 +56,7 @@ func NewSaid(ss ...Statement) *Said {
 		t.add(text)
 		s.all.add(text)
 		s.each = append(s.each, t)
-		s.instr = append(s.instr, imperative(strings.ToLower(st.Text)) != "")
+		s.instr = append(s.instr, !st.Chosen && imperative(strings.ToLower(st.Text)) != "")
 	}
 	return s
 }
@@ -66,6 +71,14 @@ func (t terms) add(text string) {
 		t.values[a] = true
 	}
 }
+
+// SaidValue reports whether the person said v, a value as [Values] gives it.
+func (s *Said) SaidValue(v string) bool { return s.all.values[v] }
+
+// Values returns the values of text as [Said.Check] reads them: its runs
+// of letters, digits and . - _ that hold a digit, an inner dot, dash or
+// underscore, or an inner capital, lower-cased.
+func Values(text string) []string { return atoms(text) }
 
 // Empty reports whether nothing was said.
 func (s *Said) Empty() bool { return len(s.each) == 0 }

@@ -117,6 +117,9 @@ func (r *Reader) codexItem(p codexLine, ts time.Time) (Entry, bool) {
 		}
 		switch p.Role {
 		case "user":
+			for i, b := range texts {
+				texts[i].Text = codexShellCommand(b.Text)
+			}
 			user.Content, user.Meta = texts, codexInjected(texts)
 			return user, true
 		case "assistant":
@@ -250,6 +253,33 @@ func codexInjected(texts []Block) bool {
 		}
 	}
 	return true
+}
+
+// codexShellCommand rewrites the record Codex keeps of a command the
+// person ran through its shell escape (!cmd) as Claude Code writes one:
+// the command as <bash-input>, which [CleanPrompt] renders as "!cmd";
+// its output, in <result> or <user_shell_command_output>, is left out,
+// as Claude Code's <bash-stdout> is. The output is a file's or a
+// program's text, not the person's words: counted as theirs, a planted
+// "remember that" in a file they cat'ed would become an active memory.
+// Other text is returned as it is.
+func codexShellCommand(s string) string {
+	const open, close = "<user_shell_command>", "</user_shell_command>"
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, open) {
+		return s
+	}
+	body := strings.TrimPrefix(t, open)
+	if i := strings.Index(body, close); i >= 0 {
+		body = body[:i]
+	}
+	cmd := body
+	if _, rest, ok := strings.Cut(body, "<command>"); ok {
+		cmd, _, _ = strings.Cut(rest, "</command>")
+	} else if i := strings.Index(body, "<result>"); i >= 0 {
+		cmd = body[:i]
+	}
+	return "<bash-input>" + strings.TrimSpace(cmd) + "</bash-input>"
 }
 
 // codexOutput returns the text of a tool's output and whether it failed. An

@@ -64,6 +64,11 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte(`{"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"c","input":"*** Add File: "}}` + "\n" +
 		`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":{"content":1}}}` + "\n" +
 		`{"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":7}"}}`))
+	// What the person's shell escape and @files bring into a user message.
+	f.Add([]byte(`{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<user_shell_command>\n<command>\ncat a.md\n</command>\n<result>\nOutput:\nx\n</result>\n</user_shell_command>"}]}}` + "\n" +
+		`{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<user_shell_command>\nls\n</user_shell_command>\n<user_shell_command_output>\nx\n</user_shell_command_output>"}]}}`))
+	f.Add([]byte(`{"sessionId":"s","projectHash":"h","messages":[{"id":"1","type":"user","content":[{"text":"I ran the following shell command:\n` + "```sh" + `\ncat a\n` + "```" + `\n\nThis produced the following result:\n` + "```" + `\nx\n` + "```" + `"}]},` +
+		`{"id":"2","type":"user","content":"read @a.md\n--- Content from referenced files ---\nContent from @a.md:\nx\n--- End of content ---"}]}`))
 	f.Add([]byte("{\"type\":\"user\",\"message\":{\"content\":\"caf\xe9\"}}\n\n[1]\n{\"type\":\"assistant\""))
 	f.Add([]byte(`{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":1}}]}}` + "\n" +
 		`{"type":"user","toolUseResult":"Error: x","message":{"content":[{"type":"tool_result","tool_use_id":"t","is_error":true,"content":[{"type":"image"}]}]}}` + "\n"))
@@ -196,6 +201,29 @@ func FuzzCommand(f *testing.F) {
 		}
 		if c := checkCommand(cmd); c.statusOf != "" && !c.check {
 			t.Fatalf("checkCommand(%q) = %+v: a status without a check", cmd, c)
+		}
+	})
+}
+
+// FuzzPrintable: what printable returns holds no control character (but
+// newline and tab), no escape and no bidi override, is valid UTF-8, and
+// is its input when that needed no cleaning.
+func FuzzPrintable(f *testing.F) {
+	f.Add("> tsc\n\x1b]52;c;bHM=\x07\x1b[2Jsrc/db.ts(4,10): error\x1b]0;t\x1b\\ \u009b31m\u202eevil\u202c\x08 ok\tdone")
+	f.Add("\x1b]8;;https://x.evil\x07link\x1b]8;;\x07 and \x1bP+q\x1b\\ and \x1b")
+	f.Add("plain text, ünïcode, 日本語")
+	f.Fuzz(func(t *testing.T, s string) {
+		got := printable(s)
+		for _, r := range got {
+			if r == 0x1b || !keep(r) {
+				t.Fatalf("printable(%q) = %q holds %U", s, got, r)
+			}
+		}
+		if !utf8.ValidString(got) {
+			t.Fatalf("printable(%q) = %q is not valid UTF-8", s, got)
+		}
+		if !needsCleaning(s) && got != s {
+			t.Fatalf("printable(%q) = %q changed text that needed no cleaning", s, got)
 		}
 	})
 }

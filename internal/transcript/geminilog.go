@@ -125,12 +125,43 @@ var loadedContext = lazyregexp.New(`(?s)<loaded_context>.*?</loaded_context>\s*`
 // <session_context> block Gemini CLI sends first (the environment, the
 // folder listing, MCP server instructions).
 func geminiUserText(text string) string {
-	text = WithoutHookContext(text)
+	text = WithoutAdded(text)
 	text = loadedContext.ReplaceAllString(text, "")
 	if strings.HasPrefix(strings.TrimSpace(text), "<session_context>") {
 		return ""
 	}
-	return text
+	return geminiShellCommand(text)
+}
+
+// WithoutAdded returns a Gemini CLI prompt without what the CLI added to
+// what the person typed: the context hooks gave ([WithoutHookContext])
+// and the content of the files the prompt names with @.
+func WithoutAdded(s string) string {
+	return referencedFiles.ReplaceAllString(WithoutHookContext(s), "")
+}
+
+// referencedFiles is what Gemini CLI appends to a prompt that names files
+// (or MCP resources) with @: their content, between its markers. The
+// content is the files', not the person's words; the prompt keeps the
+// @path it named.
+var referencedFiles = lazyregexp.New(`(?s)\n?--- Content from referenced files ---.*?(?:--- End of content ---|$)`)
+
+// geminiShellRecord is the record Gemini CLI's shell mode keeps of a
+// command the person ran: the command, then its output, in one user
+// message.
+var geminiShellRecord = lazyregexp.New("(?s)^\\s*I ran the following shell command:\\n```(?:sh)?\\n(.*?)\\n```\\s*(?:\\n\\s*This produced the following result:.*)?$")
+
+// geminiShellCommand rewrites Gemini CLI's record of a shell-mode command
+// as Claude Code writes one: the command as <bash-input>, which
+// [CleanPrompt] renders as "!cmd"; its output is left out, as Claude
+// Code's <bash-stdout> is. The output is a file's or a program's text,
+// not the person's words. Other text is returned as it is.
+func geminiShellCommand(text string) string {
+	m := geminiShellRecord.FindStringSubmatch(text)
+	if m == nil {
+		return text
+	}
+	return "<bash-input>" + strings.TrimSpace(m[1]) + "</bash-input>"
 }
 
 // untrusted unwraps tool output Gemini CLI marks as untrusted.

@@ -96,7 +96,7 @@ func (d *Digest) header(chunk string) string {
 	}
 	field("title", d.Title)
 	field("chunk", chunk)
-	return b.String()
+	return printable(b.String())
 }
 
 // blocks renders each turn, then the files and failures sections, each
@@ -107,10 +107,10 @@ func (d *Digest) blocks() []string {
 		out = append(out, renderTurn(t))
 	}
 	if s := d.renderFiles(); s != "" {
-		out = append(out, s)
+		out = append(out, printable(s))
 	}
 	if s := d.renderFailures(); s != "" {
-		out = append(out, s)
+		out = append(out, printable(s))
 	}
 	return out
 }
@@ -136,7 +136,10 @@ func turnHeading(t *Turn) string {
 	return s
 }
 
-func renderTurn(t *Turn) string {
+// renderTurn renders a turn as the digest shows it, [printable].
+func renderTurn(t *Turn) string { return printable(renderTurnText(t)) }
+
+func renderTurnText(t *Turn) string {
 	var b strings.Builder
 	b.WriteString(turnHeading(t))
 	b.WriteByte('\n')

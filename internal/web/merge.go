@@ -2,6 +2,9 @@ package web
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -10,6 +13,10 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
+
+// errMergeChanged is a merge of a group one of whose memories changed
+// since the page showed it.
+var errMergeChanged = errors.New("a memory of the group changed since this page was loaded: reload it and merge again")
 
 // A dupGroup is memories of one vault that say one fact, by
 // consolidation's own test ([consolidate.Text.SameFact]): what the
@@ -103,6 +110,15 @@ func (s *Server) merge(w http.ResponseWriter, r *http.Request) {
 		back(w, r, "/memories", "err", "choose the memory to keep, its text and its provenance among the group")
 		return
 	}
+	seen := f["seen"]
+	if len(seen) != len(names) {
+		back(w, r, "/memories", "err", errMergeChanged.Error())
+		return
+	}
+	shownAs := make(map[string]string, len(names))
+	for i, n := range names {
+		shownAs[n] = seen[i]
+	}
 	supersede := f.Get("fate") == "supersede"
 	now := s.cfg.Now().UTC()
 	var merged []string
@@ -111,6 +127,12 @@ func (s *Server) merge(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		err := v.Merge(r.Context(), keep, gone, supersede, func(k, g *memory.Memory) error {
+			// What the person chose from is what the page showed: a member
+			// changed since (a pull, an edit, a worker) could lose what it
+			// says now. The kept one is checked before its first merge.
+			if len(merged) == 0 && shown(k) != shownAs[keep] || shown(g) != shownAs[gone] {
+				return errMergeChanged
+			}
 			if g.Name == text {
 				k.Description, k.Body = g.Description, g.Body
 			}
@@ -136,4 +158,12 @@ func (s *Server) merge(w http.ResponseWriter, r *http.Request) {
 		merged = append(merged, gone)
 	}
 	back(w, r, memLink(where, keep), "msg", "merged "+strings.Join(merged, ", ")+" into "+keep)
+}
+
+// shown identifies the text of a memory's file as a page showed it, so
+// that an action taken on the page can tell whether the file changed
+// since: the first 16 hex digits of the SHA-256 of the file.
+func shown(m *memory.Memory) string {
+	sum := sha256.Sum256(m.Render())
+	return hex.EncodeToString(sum[:8])
 }

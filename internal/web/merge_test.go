@@ -1,8 +1,10 @@
 package web
 
 import (
+	"html"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -45,7 +47,7 @@ func TestDuplicateGroups(t *testing.T) {
 
 // TestMergeAction merges a group through the page, with each choice.
 func TestMergeAction(t *testing.T) {
-	group := url.Values{"where": {"project"}, "name": {"ci-runs-on-main", "ci-on-main"}}
+	group := mergeForm(t, dupFixture(t).do(req{path: "/memories"}).Body.String())
 	with := func(kv ...string) url.Values {
 		f := url.Values{}
 		for k, v := range group {
@@ -91,6 +93,9 @@ func TestMergeAction(t *testing.T) {
 			if tt.name == "a memory that is gone" {
 				tt.form["name"] = []string{"ci-on-main", "nope"}
 			}
+			if tt.name == "one name only" {
+				tt.form["seen"] = group["seen"][1:]
+			}
 			w := fx.do(req{method: "POST", path: "/merge", form: tt.form})
 			if w.Code != http.StatusSeeOther || !strings.Contains(w.Header().Get("Location"), tt.to) {
 				t.Errorf("POST /merge: %d to %q, want 303 with %q: %s", w.Code, w.Header().Get("Location"), tt.to, w.Body)
@@ -129,3 +134,58 @@ func TestMergeGuarded(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeKeepsWhatChanged: a memory of the group that changed after the
+// page showed it (a git pull, an edit, a worker's extension) is not merged
+// away on the strength of what the page showed: the merge is refused and
+// the memory keeps what it says now. The form is the page's own.
+func TestMergeKeepsWhatChanged(t *testing.T) {
+	tests := []struct {
+		name, changed, keep string
+	}{
+		{"the other changed", "ci-on-main", "ci-runs-on-main"},
+		{"the kept one changed", "ci-runs-on-main", "ci-on-main"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fx := dupFixture(t)
+			form := mergeForm(t, fx.do(req{path: "/memories"}).Body.String())
+			form.Set("keep", tt.keep)
+			form.Set("text", tt.keep)
+			form.Set("prov", tt.keep)
+			form.Set("fate", "delete")
+			if _, err := fx.v.Update(t.Context(), tt.changed, func(m *memory.Memory) error {
+				m.Body = "The pipeline in .ci/run runs on every push to main and takes 12 minutes."
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			w := fx.do(req{method: "POST", path: "/merge", form: form})
+			if loc := w.Header().Get("Location"); w.Code != http.StatusSeeOther || !strings.Contains(loc, "err=") {
+				t.Errorf("POST /merge: %d to %q, want it refused: %s", w.Code, loc, w.Body)
+			}
+			if bad := inVault(fx, tt.changed, "takes 12 minutes") + inVault(fx, "ci-on-main", "") + inVault(fx, "ci-runs-on-main", ""); bad != "" {
+				t.Error(bad)
+			}
+		})
+	}
+}
+
+// mergeForm returns the hidden fields of the first merge form of a page.
+func mergeForm(t *testing.T, page string) url.Values {
+	t.Helper()
+	start := strings.Index(page, `action="/merge"`)
+	if start < 0 {
+		t.Fatal("no merge form on the page")
+	}
+	end := strings.Index(page[start:], "</form>")
+	f := url.Values{}
+	for _, m := range hiddenRE.FindAllStringSubmatch(page[start:start+end], -1) {
+		if m[1] != "csrf" {
+			f.Add(m[1], html.UnescapeString(m[2]))
+		}
+	}
+	return f
+}
+
+var hiddenRE = regexp.MustCompile(`<input type="hidden" name="([a-z]+)" value="([^"]*)">`)

@@ -23,6 +23,7 @@ var funcs = template.FuncMap{
 	"pct":     func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
 	"body":    renderBody,
 	"memlink": memLink,
+	"shown":   shown,
 	"join":    strings.Join,
 }
 

@@ -30,6 +30,7 @@ type staleRow struct {
 	Expired string   // why gc would delete it; empty when it would not
 	Renames []rename // where its files went, to follow
 	Fixable bool     // it has anchors to hash again
+	Seen    string   // its files as the page shows them ([anchored]), which Re-anchor records
 }
 
 // A rename is an anchored or named path that moved.
@@ -49,6 +50,10 @@ func (s *Server) stale(w http.ResponseWriter, r *http.Request) {
 			}
 			slices.SortFunc(sr.Renames, func(a, b rename) int { return strings.Compare(a.From, b.From) })
 			sr.Fixable = len(rw.M.Anchors.Files) > 0
+			if sr.Fixable {
+				fixed, _ := s.cfg.Checker.Reanchor(r.Context(), rw.M)
+				sr.Seen = anchored(fixed)
+			}
 		}
 		if sr.Suspect != "" || sr.Expired != "" {
 			out = append(out, sr)
@@ -85,15 +90,28 @@ func (s *Server) reanchor(w http.ResponseWriter, r *http.Request) {
 	if !ok || !s.checking(w) {
 		return
 	}
-	name, now := r.PathValue("name"), s.cfg.Now().UTC()
+	name, now, seen := r.PathValue("name"), s.cfg.Now().UTC(), r.PostForm.Get("seen")
 	s.fixed(w, r, v.Update, name, func(cur *memory.Memory) error {
 		fixed, changed := s.cfg.Checker.Reanchor(r.Context(), cur)
 		if !changed {
 			return fmt.Errorf("%s: its anchors are as the files are now: nothing to re-anchor", name)
 		}
+		if anchored(fixed) != seen {
+			return fmt.Errorf("%s: its files changed since this page was loaded: reload it, look at them again, then re-anchor", name)
+		}
 		cur.Anchors, cur.Updated = fixed.Anchors, now
 		return nil
 	}, "re-anchored "+name)
+}
+
+// anchored identifies the content of a memory's anchored files, path and
+// hash each, so that a re-anchor records only what the person was shown.
+func anchored(m *memory.Memory) string {
+	var b strings.Builder
+	for _, f := range m.Anchors.Files {
+		b.WriteString(f.Path + ":" + f.SHA256 + " ")
+	}
+	return b.String()
 }
 
 // checking writes an error when there is no repository to check against.

@@ -1,9 +1,12 @@
 package web
 
 import (
+	"cmp"
 	"context"
+	"html"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -14,7 +17,12 @@ import (
 
 // fakeChecker is a repository where cmd/deploy.sh was renamed to
 // scripts/release.sh, and every file hashes to "0123456789abcdef" now.
-type fakeChecker struct{ recorded []string }
+type fakeChecker struct {
+	recorded []string
+	hash     string // the anchored files' hash now; nowHash when empty
+}
+
+func (c *fakeChecker) now() string { return cmp.Or(c.hash, nowHash) }
 
 const nowHash = "0123456789abcdef"
 
@@ -39,7 +47,7 @@ func (c *fakeChecker) Record(_ context.Context, where, name string, r staleness.
 func (c *fakeChecker) Reanchor(_ context.Context, m *memory.Memory) (*memory.Memory, bool) {
 	f := m.Clone()
 	for i := range f.Anchors.Files {
-		f.Anchors.Files[i].SHA256 = nowHash
+		f.Anchors.Files[i].SHA256 = c.now()
 	}
 	f.Anchors.Commit = strings.Repeat("b", 40)
 	return f, f.Anchors.Commit != m.Anchors.Commit || f.Anchors.Files[0].SHA256 != m.Anchors.Files[0].SHA256
@@ -105,7 +113,7 @@ func TestStaleActions(t *testing.T) {
 			func(fx *fixture) string { return inVault(fx, "deploy-script", "path: cmd/deploy.sh") }, ""},
 		{"no rename named", "/m/project/auth-service/follow", url.Values{}, "err=",
 			func(fx *fixture) string { return inVault(fx, "auth-service", "path: internal/auth/service.go") }, ""},
-		{"re-anchor", "/m/project/auth-service/reanchor", nil, "msg=re-anchored",
+		{"re-anchor", "/m/project/auth-service/reanchor", url.Values{"seen": {"internal/auth/service.go:" + nowHash + " "}}, "msg=re-anchored",
 			func(fx *fixture) string {
 				return inVault(fx, "auth-service", "sha256: "+nowHash) + inVault(fx, "auth-service", "commit: "+strings.Repeat("b", 40))
 			}, "project/auth-service:fresh"},
@@ -134,6 +142,35 @@ func TestStaleActions(t *testing.T) {
 				t.Errorf("recorded verdicts %q, want %q", got, tt.recorded)
 			}
 		})
+	}
+}
+
+// TestReanchorWhatWasShown: re-anchoring records the files as the page
+// showed them to the person; when they changed again before the click (a
+// pull, another commit), the re-anchor is refused: the person confirmed
+// other content than what would be recorded as verified.
+func TestReanchorWhatWasShown(t *testing.T) {
+	fx, c := staleFixture(t)
+	page := fx.do(req{path: "/stale"}).Body.String()
+	m := regexp.MustCompile(`action="/m/project/auth-service/reanchor"[^>]*>(?:<input type="hidden" name="([a-z]+)" value="([^"]*)">)*`).FindString(page)
+	form := url.Values{}
+	for _, f := range hiddenRE.FindAllStringSubmatch(m, -1) {
+		if f[1] != "csrf" {
+			form.Set(f[1], html.UnescapeString(f[2]))
+		}
+	}
+	c.hash = "1111111111111111" // the file changed after the page was shown
+	w := fx.do(req{method: "POST", path: "/m/project/auth-service/reanchor", form: form})
+	if loc := w.Header().Get("Location"); w.Code != http.StatusSeeOther || !strings.Contains(loc, "err=") {
+		t.Errorf("POST reanchor: %d to %q, want it refused", w.Code, loc)
+	}
+	if bad := inVault(fx, "auth-service", "sha256: fedcba9876543210"); bad != "" {
+		t.Error(bad)
+	}
+	c.hash = ""
+	w = fx.do(req{method: "POST", path: "/m/project/auth-service/reanchor", form: form})
+	if loc := w.Header().Get("Location"); !strings.Contains(loc, "msg=re-anchored") {
+		t.Errorf("POST reanchor of the files as shown: %d to %q, want it done", w.Code, loc)
 	}
 }
 

@@ -37,20 +37,39 @@ func commandRuns(d *transcript.Digest) map[string]bool {
 
 // confirmed reports whether a command of the session confirms f, as the
 // extractor claims: f names, as it ran, a command line whose last run
-// succeeded cleanly ([commandRuns]), and f states a fact rather than gives
-// an instruction ([provenance.Instruction]: to run a command, pipe a
+// succeeded cleanly ([commandRuns]), every other value of f (a URL, a
+// host, a port, another command's package) is one that command line
+// names or the person said, and f states a fact rather than gives an
+// instruction ([provenance.Instruction]: to run a command, pipe a
 // download into a shell, fetch a URL, change a permission). A command an
 // injected text made the agent run succeeds too; only the person can make
-// an instruction a memory without review.
-func confirmed(runs map[string]bool, f consolidate.Fact) bool {
+// an instruction a memory without review, and a command's success
+// confirms nothing about a value it never named ("`mix test` passes
+// against db.attacker.example:5432").
+func confirmed(runs map[string]bool, said *provenance.Said, f consolidate.Fact) bool {
 	text := f.Description + "\n" + f.Body
 	if provenance.Instruction(text) != "" {
 		return false
 	}
 	for cmd, ok := range runs {
-		if ok && strings.Contains(text, cmd) {
+		if ok && strings.Contains(text, cmd) && onlyValuesOf(text, cmd, said) {
 			return true
 		}
 	}
 	return false
+}
+
+// onlyValuesOf reports whether every value of text is one cmd names or
+// the person said.
+func onlyValuesOf(text, cmd string, said *provenance.Said) bool {
+	named := map[string]bool{}
+	for _, v := range provenance.Values(cmd) {
+		named[v] = true
+	}
+	for _, v := range provenance.Values(text) {
+		if !named[v] && !said.SaidValue(v) {
+			return false
+		}
+	}
+	return true
 }

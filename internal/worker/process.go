@@ -161,7 +161,7 @@ func (p *Pipeline) consolidate(ctx context.Context, j queue.Job, d *transcript.D
 func (p *Pipeline) provenance(j queue.Job, d *transcript.Digest, f consolidate.Fact, said *provenance.Said, runs map[string]bool, at string) (consolidate.Fact, provenance.Verdict) {
 	v := said.Check(f.Description + "\n" + f.Body)
 	f.Stated = v.Stated
-	if f.Confirmed && !confirmed(runs, f) {
+	if f.Confirmed && !confirmed(runs, said, f) {
 		p.Log.Info("not confirmed by a command of the session", "job", j.ID, "fact", f.Name)
 		f.Confirmed = false
 	}
@@ -198,8 +198,8 @@ func shortID(id string) string {
 // personSaid gathers what the person said in a digest.
 func personSaid(d *transcript.Digest) *provenance.Said {
 	var ss []provenance.Statement
-	for at, text := range d.Said() {
-		ss = append(ss, provenance.Statement{Text: text, At: at})
+	for s := range d.Sayings() {
+		ss = append(ss, provenance.Statement{Text: s.Text, At: s.At, Chosen: s.Chosen})
 	}
 	return provenance.NewSaid(ss...)
 }

@@ -115,6 +115,10 @@ func TestModelRelationApplied(t *testing.T) {
 		{"same: a paraphrase is a duplicate", item("Case does not matter when a shopper types a coupon", "Lookups lower-case the code first.", "same"), consolidate.Duplicate},
 		{"update: proposed as a change", item("Coupon entry now also strips spaces typed by shoppers", "Since the checkout change, codes are trimmed as well as lower-cased.", "update"), consolidate.Proposed},
 		{"contradicts: a linked draft", item("Coupon codes must be matched case-sensitively", "Upper and lower case codes are different coupons.", "contradicts"), consolidate.Contradiction},
+		// A model's "same" merges a rewording, not another fact on the
+		// same subject: the candidate would be lost.
+		{"same, another fact about coupons: new", item("A coupon code can be used once per shopper", "The second use of one code is refused at checkout.", "same"), consolidate.Drafted},
+		{"same, another rule for the codes: new", item("Coupon codes are printed on the receipt", "Receipts show the code that was applied.", "same"), consolidate.Drafted},
 		{"same, of a name never sent: new", strings.Replace(item("Case does not matter when a shopper types a coupon", "Lookups lower-case the code first.", "same"), `"memory":"coupon-codes-case"`, `"memory":"made-up"`, 1), consolidate.Drafted},
 	}
 	for _, tt := range tests {
