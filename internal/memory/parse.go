@@ -156,7 +156,9 @@ func yamlErrorLine(err error, header []byte) (int, string) {
 				n++
 			}
 		}
-		return n, m[2]
+		// yaml counts a lone carriage return as a line break; an editor
+		// and this file's line numbers count newlines only.
+		return min(n, strings.Count(string(header), "\n")+1), m[2]
 	}
 	return 0, strings.TrimPrefix(msg, "yaml: ")
 }
