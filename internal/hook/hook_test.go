@@ -232,9 +232,17 @@ func FuzzDecode(f *testing.F) {
 // writer sent the whole object and keeps the pipe open answers at once.
 func TestStdinLeftOpen(t *testing.T) {
 	root, r, out := setup(t)
-	r.deadlines = map[string]time.Duration{SessionStart: 200 * time.Millisecond}
 	writeMemory(t, filepath.Join(root, ".memory"), memory.New(memory.Header{Name: "a", Description: "A fact about the tests", Type: memory.TypeUser, Source: "manual"}, "a"))
 	for _, sent := range []string{"", `{"cwd":"` + root + `"`, `{"cwd":"` + root + `","session_id":"s1","source":"startup"}`} {
+		// Nothing or half an object waits out a short deadline; a whole
+		// object is answered without waiting for the end of stdin, within
+		// a deadline a loaded machine cannot miss (it returned empty at
+		// 200 ms on a machine at load 12).
+		d := 200 * time.Millisecond
+		if strings.HasSuffix(sent, "}") {
+			d = 8 * time.Second
+		}
+		r.deadlines = map[string]time.Duration{SessionStart: d}
 		pr, pw := io.Pipe()
 		go pw.Write([]byte(sent)) // and never closed
 		ran := make(chan struct{})
@@ -244,7 +252,7 @@ func TestStdinLeftOpen(t *testing.T) {
 		}()
 		select {
 		case <-ran:
-		case <-time.After(10 * time.Second):
+		case <-time.After(20 * time.Second):
 			t.Fatalf("with %q sent and stdin left open, the hook did not return", sent)
 		}
 		pw.Close()
