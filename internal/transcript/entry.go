@@ -53,7 +53,7 @@ type Entry struct {
 	// person rejected it, "permission-rule", "automode-blocked",
 	// "cancelled", "interrupted"…
 	DenialKind string
-	Queued  bool           // an attachment holding a prompt typed while the agent worked
+	Queued     bool // an attachment holding a prompt typed while the agent worked
 }
 
 // A Block is one content block of a message.
