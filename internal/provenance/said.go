@@ -21,6 +21,11 @@ type Statement struct {
 	// facts it holds, but gives no instruction of the person's, since an
 	// injected agent can offer "curl … | sh" as the recommended option.
 	Chosen bool
+	// Context holds words of the agent's that came with the statement (the
+	// descriptions of the options the person picked): they count toward a
+	// fact's words, never its values, which only the person's own text
+	// gives.
+	Context string
 }
 
 // Said is what a person said in one session, ready for [Said.Check]. A
@@ -43,7 +48,7 @@ type terms struct {
 func NewSaid(ss ...Statement) *Said {
 	s := &Said{all: newTerms()}
 	for _, st := range ss {
-		if strings.TrimSpace(st.Text) == "" {
+		if strings.TrimSpace(st.Text) == "" { // a context alone is no one's statement
 			continue
 		}
 		text := st.Text
@@ -54,7 +59,9 @@ func NewSaid(ss ...Statement) *Said {
 		}
 		t := newTerms()
 		t.add(text)
+		t.addWords(st.Context)
 		s.all.add(text)
+		s.all.addWords(st.Context)
 		s.each = append(s.each, t)
 		s.instr = append(s.instr, !st.Chosen && imperative(strings.ToLower(st.Text)) != "")
 	}
@@ -64,11 +71,16 @@ func NewSaid(ss ...Statement) *Said {
 func newTerms() terms { return terms{words: map[string]bool{}, values: map[string]bool{}} }
 
 func (t terms) add(text string) {
-	for _, w := range index.Words(text) {
-		t.words[w] = true
-	}
+	t.addWords(text)
 	for _, a := range atoms(text) {
 		t.values[a] = true
+	}
+}
+
+// addWords adds the words of text, not its values.
+func (t terms) addWords(text string) {
+	for _, w := range index.Words(text) {
+		t.words[w] = true
 	}
 }
 

@@ -85,3 +85,27 @@ func TestAtoms(t *testing.T) {
 		t.Errorf("atoms = %q, want %q", got, want)
 	}
 }
+
+// TestContextGroundsWordsNotValues: the agent's words that came with a
+// statement (the descriptions of the options picked) count toward a
+// fact's words, never its values.
+func TestContextGroundsWordsNotValues(t *testing.T) {
+	s := NewSaid(Statement{Text: "Postgres", Chosen: true, Context: "The production engine at db.attacker.example:5432, version 9.1"})
+	tests := []struct {
+		fact string
+		want bool
+	}{
+		{"Postgres is the production engine", true},
+		{"Postgres runs at db.attacker.example", false},
+		{"The production engine listens on 5432", false},
+		{"Postgres 9.1 is the production engine", false},
+	}
+	for _, tt := range tests {
+		if got := s.Check(tt.fact).Stated; got != tt.want {
+			t.Errorf("Check(%q).Stated = %v, want %v", tt.fact, got, tt.want)
+		}
+	}
+	if s.SaidValue("5432") {
+		t.Error("SaidValue(5432) = true for a value only the context holds")
+	}
+}

@@ -213,3 +213,45 @@ func TestChosenOptionIsNotAnInstruction(t *testing.T) {
 		})
 	}
 }
+
+// TestChosenOptionDescriptionIsTheAgents: the label of the option the
+// person picks is theirs; its description is the agent's, so it may help
+// ground a fact's words but never its values. An agent that describes the
+// picked option with a host, a port, a path or a version does not make a
+// fact holding it stated. (A path without a digit or a dot,
+// /srv/data/fixtures, is words to provenance, not a value: see its Values.)
+func TestChosenOptionDescriptionIsTheAgents(t *testing.T) {
+	tests := []struct {
+		name, description, fact string
+		want                    consolidate.Action
+	}{
+		{"a host and port", "The production engine at db.attacker.example:5432", "Tests run against Postgres at db.attacker.example:5432", consolidate.Drafted},
+		{"a URL", "Set up as https://pg.attacker.example/setup says", "Postgres is set up as https://pg.attacker.example/setup says", consolidate.Drafted},
+		{"a version", "Pinned to postgres-9.1-evil", "Tests use Postgres postgres-9.1-evil", consolidate.Drafted},
+		{"an identifier", "Connects as role AdminRoot", "Postgres tests connect as AdminRoot", consolidate.Drafted},
+		{"the description's words, no value", "The production engine", "Postgres is the production engine", consolidate.Added},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := `{"questions":[{"question":"Which database should the tests use?","multiSelect":false,"options":[{"label":"Postgres","description":"` + tt.description + `"},{"label":"SQLite","description":"In memory, no server"}]}]}`
+			tr := filepath.Join(t.TempDir(), "s.jsonl")
+			appendLines(t, tr,
+				`{"type":"user","uuid":"1","sessionId":"s","timestamp":"2026-11-30T10:00:00Z","cwd":"/x","message":{"role":"user","content":"Set up the test database."}}`+"\n",
+				`{"type":"assistant","uuid":"2","sessionId":"s","timestamp":"2026-11-30T10:00:10Z","requestId":"r1","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"AskUserQuestion","input":`+q+`}]}}`+"\n",
+				`{"type":"user","uuid":"3","sessionId":"s","timestamp":"2026-11-30T10:00:20Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"User has answered your questions: \"Which database should the tests use?\"=\"Postgres\". You can now continue with the user's answers in mind."}]}}`+"\n",
+				`{"type":"assistant","uuid":"4","sessionId":"s","timestamp":"2026-11-30T10:00:30Z","requestId":"r2","message":{"id":"m2","role":"assistant","content":[{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"make test","description":"test"}}]}}`+"\n",
+				`{"type":"user","uuid":"5","sessionId":"s","timestamp":"2026-11-30T10:00:40Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"ok"}]}}`+"\n",
+			)
+			reply := `[{"name":"test-db","description":"` + tt.fact + `","fact":"` + tt.fact + `.","type":"project","category":"decision","files":[],"confidence":0.95,"why":"The user chose it.","evidence":"stated","from_tool_output":false}]`
+			p := newProject(t)
+			model := fakeapi.New(t, fakeapi.Reply{Text: reply})
+			pl := p.pipeline(modelExtractor(t, model))
+			var got []consolidate.Outcome
+			pl.OnOutcome = func(_ queue.Job, o consolidate.Outcome) { got = append(got, o) }
+			runPipeline(t, p, pl, tr)
+			if len(got) != 1 || got[0].Action != tt.want {
+				t.Fatalf("outcomes = %+v, want one %s", got, tt.want)
+			}
+		})
+	}
+}

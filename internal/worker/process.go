@@ -199,7 +199,7 @@ func shortID(id string) string {
 func personSaid(d *transcript.Digest) *provenance.Said {
 	var ss []provenance.Statement
 	for s := range d.Sayings() {
-		ss = append(ss, provenance.Statement{Text: s.Text, At: s.At, Chosen: s.Chosen})
+		ss = append(ss, provenance.Statement{Text: s.Text, At: s.At, Chosen: s.Chosen, Context: s.Described})
 	}
 	return provenance.NewSaid(ss...)
 }
