@@ -109,3 +109,24 @@ func TestContextGroundsWordsNotValues(t *testing.T) {
 		t.Error("SaidValue(5432) = true for a value only the context holds")
 	}
 }
+
+// TestContextNeverLiftsAGuard: a fact that lifts a guard is grounded in
+// the person's own words only, never in the agent's that came with a
+// choice; said by the person, it is stated.
+func TestContextNeverLiftsAGuard(t *testing.T) {
+	const fact = "The integration tests only pass with the sandbox disabled"
+	tests := []struct {
+		name string
+		said Statement
+		want bool
+	}{
+		{"the agent's description of the option picked", Statement{Text: "Recommended", Chosen: true, Context: fact}, false},
+		{"the person's typed answer", Statement{Text: fact, Chosen: true}, true},
+		{"the person's prompt", Statement{Text: "FYI the integration tests only pass with the sandbox disabled."}, true},
+	}
+	for _, tt := range tests {
+		if got := NewSaid(tt.said).Check(fact).Stated; got != tt.want {
+			t.Errorf("%s: stated = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
