@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -72,8 +73,12 @@ func (c *Consolidator) extend(ctx context.Context, d decision) (Outcome, error) 
 	if best.where == "inbox" {
 		return o, c.updateDraft(ctx, best.name, func(d *memory.Memory) { extended(d, m, c.Now) })
 	}
+	v, ok := c.vaultFor(best.where)
+	if !ok {
+		return Outcome{}, fmt.Errorf("extend %s in %q: not a vault consolidation changes", best.name, best.where)
+	}
 	seen := best.mem.Render()
-	_, err := c.vaultFor(best.where).Update(ctx, best.name, func(old *memory.Memory) error {
+	_, err := v.Update(ctx, best.name, func(old *memory.Memory) error {
 		if !bytes.Equal(old.Render(), seen) {
 			return errMoved
 		}
@@ -126,7 +131,8 @@ func (c *Consolidator) add(ctx context.Context, m *memory.Memory) (Outcome, erro
 	if m.Type == memory.TypeUser {
 		where = "user"
 	}
-	name, err := c.vaultFor(where).CreateFree(ctx, m)
+	v, _ := c.vaultFor(where) // project or user: always a vault
+	name, err := v.CreateFree(ctx, m)
 	if err != nil {
 		return Outcome{}, err
 	}

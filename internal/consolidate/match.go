@@ -49,7 +49,11 @@ func (c *Consolidator) closest(ctx context.Context, m *memory.Memory, cand *stat
 		if shared(files, r.Files) {
 			bonus = 0.1
 		}
-		if mem, err := c.vaultFor(r.Source).Load(r.Name); err == nil {
+		v, ok := c.vaultFor(r.Source) // a mounted vault's memory is not one to merge into
+		if !ok {
+			continue
+		}
+		if mem, err := v.Load(r.Name); err == nil {
 			consider(r.Name, r.Source, mem, bonus)
 		}
 	}
@@ -159,9 +163,16 @@ func shared(a, b []string) bool {
 	return false
 }
 
-func (c *Consolidator) vaultFor(where string) *vault.Vault {
-	if where == "user" {
-		return c.User
+// vaultFor returns the vault where names: "project" or "user". Any other
+// place (a mounted vault's name, read-only; the inbox) is no vault of
+// consolidation's, and false: a memory there is never loaded in its
+// name from, nor written to, the project or user vault.
+func (c *Consolidator) vaultFor(where string) (*vault.Vault, bool) {
+	switch where {
+	case "project":
+		return c.Project, true
+	case "user":
+		return c.User, true
 	}
-	return c.Project
+	return nil, false
 }

@@ -2,6 +2,7 @@ package consolidate
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
@@ -95,9 +96,15 @@ func prefer(own, named match) match {
 }
 
 // load reads the memory or draft name from where (project, user, inbox).
+// A memory of a mounted vault is not loaded: it is read-only, and a
+// relation to it must not reach a memory of the same name elsewhere.
 func (c *Consolidator) load(where, name string) (*memory.Memory, error) {
 	if where == "inbox" {
 		return c.Inbox.Load(name)
 	}
-	return c.vaultFor(where).Load(name)
+	v, ok := c.vaultFor(where)
+	if !ok {
+		return nil, fmt.Errorf("load %s from %q: not a vault consolidation changes", name, where)
+	}
+	return v.Load(name)
 }

@@ -1,9 +1,12 @@
 package consolidate
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
@@ -149,5 +152,58 @@ func TestPrefer(t *testing.T) {
 		if got := prefer(tt.own, named); got.name != tt.want {
 			t.Errorf("%s: prefer = %s, want %s", tt.name, got.name, tt.want)
 		}
+	}
+}
+
+// TestRelationToAMountedMemory: a mounted vault is read-only and its
+// memories are not consolidation's to change; an extractor's relation to
+// one (Where is the mount's name) never reaches the project or user
+// memory of the same name. Each kind gives what consolidation decides
+// without it, and the project memory keeps its bytes.
+func TestRelationToAMountedMemory(t *testing.T) {
+	nightly := Fact{Description: "The staging database is reset every night at 02:00, and on Sundays at noon",
+		Body: "Staging data is wiped by the nightly reset; keep nothing there.", Type: memory.TypeProject, Confidence: 0.9, Stated: true}
+	tests := []struct {
+		name, kind string
+		fact       Fact
+	}{
+		{"update", RelationUpdate, nightly},
+		{"contradicts", RelationContradicts, nightly},
+		{"same", RelationSame, nightly},
+		{"update, of a user fact", RelationUpdate, Fact{Description: nightly.Description, Body: nightly.Body, Type: memory.TypeUser, Confidence: 0.9, Stated: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got [2]Outcome
+			for i, where := range []string{"", "team"} {
+				e := setup(t)
+				first := e.add(t, stagingHost)
+				team := t.TempDir()
+				mounted := memory.New(memory.Header{Name: first.Name, Description: "The staging database is reset every night at 02:00",
+					Type: memory.TypeProject, Source: "manual", Confidence: 1, Created: t0}, "Nightly reset of the staging data.")
+				if err := os.WriteFile(filepath.Join(team, first.Name+".md"), mounted.Render(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := e.c.Index.Sync(e.ctx, index.Source{Name: "team", Dir: team}); err != nil {
+					t.Fatal(err)
+				}
+				path := filepath.Join(e.c.Project.Dir, first.Name+".md")
+				before, _ := os.ReadFile(path)
+				f := tt.fact
+				if where != "" {
+					f.Relation = Relation{Kind: tt.kind, Memory: first.Name, Where: where}
+				}
+				got[i] = e.add(t, f)
+				if after, _ := os.ReadFile(path); string(after) != string(before) {
+					t.Errorf("relation to %q: the project memory changed:\n%s", where, after)
+				}
+				if l, err := e.c.Inbox.LinkOf(got[i].Name); where != "" && err == nil && l.Memory == first.Name {
+					t.Errorf("relation to %q: %s is linked to the project memory as %s", where, got[i].Name, l.Kind)
+				}
+			}
+			if got[1].Action != got[0].Action || got[1].Existing != got[0].Existing {
+				t.Errorf("with the mounted relation: %+v; without it: %+v", got[1], got[0])
+			}
+		})
 	}
 }

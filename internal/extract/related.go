@@ -74,10 +74,16 @@ func relatedMessage(rs []Related) string {
 	return b.String()
 }
 
-// knownMemories indexes rs by name, for checking a reply's "memory".
+// knownMemories indexes rs by name, for checking a reply's "memory". A
+// name listed in two places (a project memory and a mounted vault's of
+// the same name) maps to "": a reply names no place, so it is ambiguous.
 func knownMemories(rs []Related) map[string]string {
 	m := make(map[string]string, len(rs))
 	for _, r := range rs {
+		if where, ok := m[r.Name]; ok && where != r.Where {
+			m[r.Name] = ""
+			continue
+		}
 		m[r.Name] = r.Where
 	}
 	return m
@@ -93,8 +99,12 @@ func checkRelation(c *Candidate, known map[string]string) string {
 		return ""
 	}
 	where, ok := known[c.Memory]
-	if !ok {
-		note := "relation " + c.Relation + " to " + strconv.Quote(c.Memory) + ", a memory the request did not name: taken as new"
+	if !ok || where == "" {
+		why := "a memory the request did not name"
+		if ok {
+			why = "a name the request listed in two places"
+		}
+		note := "relation " + c.Relation + " to " + strconv.Quote(c.Memory) + ", " + why + ": taken as new"
 		c.Relation, c.Memory, c.Where = "", "", ""
 		return note
 	}

@@ -133,8 +133,17 @@ func (s script) jsonl(sessionID string) (string, error) {
 			line("assistant", map[string]any{"id": fmt.Sprintf("msg_%d", i), "type": "message", "role": "assistant", "model": "claude-sonnet-5",
 				"content": []any{map[string]any{"type": "tool_use", "id": id, "name": name, "input": input}}, "stop_reason": "tool_use"},
 				map[string]any{"requestId": fmt.Sprintf("req_%d", i)})
+			// What Claude Code records beside an error: the error again and,
+			// for the person's rejection, the kind of denial.
+			var rec map[string]any
+			if isErr {
+				rec = map[string]any{"toolUseResult": "Error: " + outcome}
+				if strings.HasPrefix(outcome, "The user doesn't want to proceed") {
+					rec["toolDenialKind"] = "user-rejected"
+				}
+			}
 			line("user", map[string]any{"role": "user", "content": []any{
-				map[string]any{"type": "tool_result", "tool_use_id": id, "content": outcome, "is_error": isErr}}}, nil)
+				map[string]any{"type": "tool_result", "tool_use_id": id, "content": outcome, "is_error": isErr}}}, rec)
 		}
 	}
 	return b.String(), nil

@@ -10,7 +10,9 @@
 // URL, pipe a download into a shell or change a permission or setting
 // ([Instruction]) is stated only when one of the person's statements gives
 // it in the imperative and grounds it on its own; an option the person
-// picked among those the agent offered ([Statement.Chosen]) gives none.
+// picked among those the agent offered ([Statement.Chosen]) gives none,
+// and the agent's words that came with it ([Statement.Context]: the
+// descriptions of the options picked) ground words, never values.
 //
 // The person's words of a session come from the transcript (the digest's
 // prompts and answers) or, for the MCP server, from [Prompts]: the

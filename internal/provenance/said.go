@@ -21,12 +21,18 @@ type Statement struct {
 	// facts it holds, but gives no instruction of the person's, since an
 	// injected agent can offer "curl … | sh" as the recommended option.
 	Chosen bool
+	// Context holds words of the agent's that came with the statement (the
+	// descriptions of the options the person picked): they count toward a
+	// fact's words, never its values, which only the person's own text
+	// gives.
+	Context string
 }
 
 // Said is what a person said in one session, ready for [Said.Check]. A
 // Said is not changed after [NewSaid]; it is safe for concurrent use.
 type Said struct {
 	all   terms   // every statement together
+	own   terms   // every statement together, without their contexts
 	each  []terms // one per statement
 	instr []bool  // whether each statement gives an instruction, in the imperative
 }
@@ -41,9 +47,9 @@ type terms struct {
 // known, with its relative dates made absolute as mnemo writes them in a
 // memory ("next month" said on 2026-11-30 is also "2026-12").
 func NewSaid(ss ...Statement) *Said {
-	s := &Said{all: newTerms()}
+	s := &Said{all: newTerms(), own: newTerms()}
 	for _, st := range ss {
-		if strings.TrimSpace(st.Text) == "" {
+		if strings.TrimSpace(st.Text) == "" { // a context alone is no one's statement
 			continue
 		}
 		text := st.Text
@@ -54,7 +60,10 @@ func NewSaid(ss ...Statement) *Said {
 		}
 		t := newTerms()
 		t.add(text)
+		t.addWords(st.Context)
 		s.all.add(text)
+		s.all.addWords(st.Context)
+		s.own.add(text)
 		s.each = append(s.each, t)
 		s.instr = append(s.instr, !st.Chosen && imperative(strings.ToLower(st.Text)) != "")
 	}
@@ -64,11 +73,16 @@ func NewSaid(ss ...Statement) *Said {
 func newTerms() terms { return terms{words: map[string]bool{}, values: map[string]bool{}} }
 
 func (t terms) add(text string) {
-	for _, w := range index.Words(text) {
-		t.words[w] = true
-	}
+	t.addWords(text)
 	for _, a := range atoms(text) {
 		t.values[a] = true
+	}
+}
+
+// addWords adds the words of text, not its values.
+func (t terms) addWords(text string) {
+	for _, w := range index.Words(text) {
+		t.words[w] = true
 	}
 }
 
@@ -106,7 +120,10 @@ const maxMissing = 5
 // other content words (stemmed, so "uses" is "use"). A fact that gives
 // an instruction ([Instruction]) is stated only when one statement of
 // the person both gives an instruction and grounds the fact on its own:
-// an instruction cannot be assembled from words said in passing.
+// an instruction cannot be assembled from words said in passing. A fact
+// that lifts a guard ([LiftsGuard]) is grounded in the person's own text
+// only, never in a statement's context (the agent's descriptions of the
+// options picked).
 func (s *Said) Check(fact string) Verdict {
 	v := Verdict{Instruction: Instruction(fact), Unknown: s.Empty()}
 	want := factTerms(fact)
@@ -114,7 +131,11 @@ func (s *Said) Check(fact string) Verdict {
 		return v
 	}
 	if v.Instruction == "" {
-		v.Missing = want.missing(s.all)
+		in := s.all
+		if LiftsGuard(fact) != "" {
+			in = s.own // lifting a guard: never on the agent's words that came with a choice
+		}
+		v.Missing = want.missing(in)
 		v.Stated = !v.Unknown && grounded(want, v.Missing)
 		return v
 	}

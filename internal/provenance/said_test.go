@@ -85,3 +85,48 @@ func TestAtoms(t *testing.T) {
 		t.Errorf("atoms = %q, want %q", got, want)
 	}
 }
+
+// TestContextGroundsWordsNotValues: the agent's words that came with a
+// statement (the descriptions of the options picked) count toward a
+// fact's words, never its values.
+func TestContextGroundsWordsNotValues(t *testing.T) {
+	s := NewSaid(Statement{Text: "Postgres", Chosen: true, Context: "The production engine at db.attacker.example:5432, version 9.1"})
+	tests := []struct {
+		fact string
+		want bool
+	}{
+		{"Postgres is the production engine", true},
+		{"Postgres runs at db.attacker.example", false},
+		{"The production engine listens on 5432", false},
+		{"Postgres 9.1 is the production engine", false},
+	}
+	for _, tt := range tests {
+		if got := s.Check(tt.fact).Stated; got != tt.want {
+			t.Errorf("Check(%q).Stated = %v, want %v", tt.fact, got, tt.want)
+		}
+	}
+	if s.SaidValue("5432") {
+		t.Error("SaidValue(5432) = true for a value only the context holds")
+	}
+}
+
+// TestContextNeverLiftsAGuard: a fact that lifts a guard is grounded in
+// the person's own words only, never in the agent's that came with a
+// choice; said by the person, it is stated.
+func TestContextNeverLiftsAGuard(t *testing.T) {
+	const fact = "The integration tests only pass with the sandbox disabled"
+	tests := []struct {
+		name string
+		said Statement
+		want bool
+	}{
+		{"the agent's description of the option picked", Statement{Text: "Recommended", Chosen: true, Context: fact}, false},
+		{"the person's typed answer", Statement{Text: fact, Chosen: true}, true},
+		{"the person's prompt", Statement{Text: "FYI the integration tests only pass with the sandbox disabled."}, true},
+	}
+	for _, tt := range tests {
+		if got := NewSaid(tt.said).Check(fact).Stated; got != tt.want {
+			t.Errorf("%s: stated = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

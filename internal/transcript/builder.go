@@ -296,7 +296,7 @@ func (b *Builder) addResult(blk Block, e Entry, structured bool) {
 		}
 		return
 	}
-	if fb, ok := rejection(text); ok {
+	if fb, ok := rejection(text); ok && rejectedByPerson(c.Name, e, structured) {
 		c.Outcome = OutcomeRejected
 		c.Feedback = Elide(b.opts.Redact(fb), b.opts.MaxPrompt)
 		return

@@ -165,23 +165,32 @@ func (c *ToolCall) Answers() []string {
 	return out
 }
 
-// Chosen returns, for each answered question, the answer with the options
-// it picked ("label: description"): an option the person picked is a
-// statement they made their own. The question and the options not chosen
-// are left out: only the agent wrote them.
-func (c *ToolCall) Chosen() []string {
-	var out []string
+// A Choice is the person's answer to one question the agent asked: the
+// answer (the labels they picked, or what they typed) is theirs; the
+// descriptions the agent wrote for the options they picked come apart.
+type Choice struct {
+	Answer    string
+	Described string // the picked options' descriptions, one a line: the agent's words
+}
+
+// Chosen returns, for each answered question, the answer and the
+// descriptions of the options it picked. The question and the options
+// not chosen are left out: only the agent wrote them.
+func (c *ToolCall) Chosen() []Choice {
+	var out []Choice
 	for _, q := range c.Questions {
 		if q.Answer == "" {
 			continue
 		}
-		said := q.Answer
+		ch := Choice{Answer: q.Answer}
+		var described []string
 		for _, o := range q.Options {
-			if label, _, _ := strings.Cut(o, ": "); chosen(q.Answer, label) {
-				said += "\n" + o
+			if label, desc, _ := strings.Cut(o, ": "); chosen(q.Answer, label) && desc != "" {
+				described = append(described, desc)
 			}
 		}
-		out = append(out, said)
+		ch.Described = strings.Join(described, "\n")
+		out = append(out, ch)
 	}
 	return out
 }

@@ -48,7 +48,12 @@ type Entry struct {
 
 	Compact *CompactInfo   // compaction boundary details, when present
 	Result  *ToolUseResult // the structured toolUseResult of a tool-result user line
-	Queued  bool           // an attachment holding a prompt typed while the agent worked
+	// DenialKind is the toolDenialKind Claude Code (2.1.202 and later)
+	// writes on the line of a call it did not run: "user-rejected" when the
+	// person rejected it, "permission-rule", "automode-blocked",
+	// "cancelled", "interrupted"…
+	DenialKind string
+	Queued     bool // an attachment holding a prompt typed while the agent worked
 }
 
 // A Block is one content block of a message.
@@ -85,9 +90,11 @@ type CompactInfo struct {
 
 // A ToolUseResult is the part of a tool-result line's structured
 // toolUseResult that the digest needs. A toolUseResult written as a bare
-// string (such as "Error: …", which repeats the tool_result) leaves it
-// empty.
+// string (such as "Error: …", which repeats the tool_result, or "User
+// rejected tool use") is kept as Text, the rest empty.
 type ToolUseResult struct {
+	Text string `json:"-"` // the toolUseResult, when written as a string
+
 	Kind        string `json:"type"` // "create" or "update" for Write, "text" for Read…
 	FilePath    string `json:"filePath"`
 	Interrupted bool   `json:"interrupted"`
@@ -95,6 +102,22 @@ type ToolUseResult struct {
 
 	// Answers holds AskUserQuestion's answers, by question.
 	Answers map[string]answerText `json:"answers"`
+}
+
+// UnmarshalJSON reads a toolUseResult object, or one written as a string
+// into Text. It never fails; an unexpected shape is empty.
+func (r *ToolUseResult) UnmarshalJSON(b []byte) error {
+	switch firstByte(b) {
+	case '"':
+		_ = json.Unmarshal(b, &r.Text)
+	case '{':
+		type plain ToolUseResult // without this method
+		var p plain
+		if json.Unmarshal(b, &p) == nil {
+			*r = ToolUseResult(p)
+		}
+	}
+	return nil
 }
 
 // answerText is an answer written as a string or as a list of the
@@ -142,6 +165,7 @@ type wireLine struct {
 	Summary           string          `json:"summary"`
 	CompactMetadata   *CompactInfo    `json:"compactMetadata"`
 	ToolUseResult     *ToolUseResult  `json:"toolUseResult"`
+	ToolDenialKind    string          `json:"toolDenialKind"`
 	Attachment        *wireAttach     `json:"attachment"`
 	Payload           json.RawMessage `json:"payload"` // Codex rollout lines (see codex.go)
 }
@@ -275,6 +299,7 @@ func (w *wireLine) toEntry(ts time.Time) (Entry, bool) {
 		AgentID: w.AgentID, Time: ts,
 		Sidechain: w.IsSidechain, Meta: w.IsMeta, CompactSummary: w.IsCompactSummary,
 		RequestID: w.RequestID, Compact: w.CompactMetadata, Result: w.ToolUseResult,
+		DenialKind: w.ToolDenialKind,
 	}
 	switch w.Type {
 	case "system":

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
 	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
@@ -62,16 +63,27 @@ type geminiCall struct {
 
 // looksGemini reports whether the head of a file is a JSON document rather
 // than JSON lines: a first line that opens an object without closing it,
-// or one that is a whole session document.
+// or one that is a whole session document: "sessionId", "projectHash"
+// and "messages", or, as some versions write it without "projectHash",
+// "sessionId" as its first key and a "messages" list. Claude Code's
+// lines start with another key and have no "messages" list.
 func looksGemini(head []byte) bool {
 	first, _, _ := bytes.Cut(bytes.TrimLeft(head, " \t\r\n"), []byte("\n"))
 	first = bytes.TrimSpace(first)
 	if bytes.Equal(first, []byte("{")) || looksGeminiLog(first) {
 		return true
 	}
-	return bytes.HasPrefix(first, []byte("{")) && bytes.Contains(first, []byte(`"sessionId"`)) &&
-		bytes.Contains(first, []byte(`"projectHash"`)) && bytes.Contains(first, []byte(`"messages"`))
+	if !bytes.HasPrefix(first, []byte("{")) || !bytes.Contains(first, []byte(`"sessionId"`)) {
+		return false
+	}
+	if bytes.Contains(first, []byte(`"projectHash"`)) && bytes.Contains(first, []byte(`"messages"`)) {
+		return true
+	}
+	return bytes.HasPrefix(bytes.TrimLeft(first[1:], " \t"), []byte(`"sessionId"`)) && geminiListRE.MatchString(string(first))
 }
+
+// geminiListRE finds the key of a Gemini session's list of messages.
+var geminiListRE = lazyregexp.New(`"messages"\s*:\s*\[`)
 
 // openGemini makes r read the Gemini session in src from message offset.
 func (r *Reader) openGemini(src io.Reader, offset int64) error {

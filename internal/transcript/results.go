@@ -2,8 +2,59 @@ package transcript
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
+
+// rejectedByPerson reports whether Claude Code's record of an error result
+// says the person rejected the call. The result's text never says so
+// alone: any tool, an MCP server's above all, and a hook's denial reason
+// can word an error as a rejection. The record says so when
+//   - Claude Code tagged the line toolDenialKind "user-rejected" (2.1.202
+//     and later tag every call they did not run: another kind is a rule, a
+//     hook or a classifier, not the person);
+//   - its toolUseResult is "User rejected tool use", which Claude Code
+//     alone writes (a rejection by Esc, without feedback);
+//   - before Claude Code tagged denials, the line is Claude Code's own
+//     (a bare "Error: …" toolUseResult beside the one result), the call is
+//     not an MCP server's, and the text opens as a rejection does.
+//
+// single says the line holds no other result, so its fields are this
+// result's.
+func rejectedByPerson(call string, e Entry, single bool) bool {
+	if !single {
+		return false
+	}
+	if e.DenialKind != "" {
+		return e.DenialKind == "user-rejected"
+	}
+	if e.Result == nil {
+		return false
+	}
+	if e.Result.Text == "User rejected tool use" {
+		return true
+	}
+	return strings.HasPrefix(e.Result.Text, "Error: ") && !strings.HasPrefix(call, "mcp__") &&
+		versionBefore(e.Version, [3]int{2, 1, 202})
+}
+
+// versionBefore reports whether v, a version "major.minor.patch", is
+// before want. A version that does not read so is not before anything.
+func versionBefore(v string, want [3]int) bool {
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) != 3 {
+		return false
+	}
+	var got [3]int
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return false
+		}
+		got[i] = n
+	}
+	return slices.Compare(got[:], want[:]) < 0
+}
 
 // rejection reports whether a tool result is the person's rejection of
 // the call, and what they said with it: the text after "the user said:",

@@ -10,16 +10,21 @@ type Saying struct {
 	Text string
 	At   time.Time
 	// Chosen reports that the person picked it among options the agent
-	// offered (an answer to AskUserQuestion, with the chosen options'
-	// text): the choice is theirs, its words are the agent's.
+	// offered (an answer to AskUserQuestion: the labels they picked, or
+	// what they typed): the choice is theirs, the options' words the
+	// agent's.
 	Chosen bool
+	// Described holds, for a choice, the agent's descriptions of the
+	// options picked: words that came with what the person said, never
+	// values they said.
+	Described string
 }
 
 // Sayings yields what the person said in the digest, in their own words,
 // with when they said it: the prompts of the main conversation (typed or
 // queued) and their answers to the agent's questions (AskUserQuestion)
-// with the options they picked, without the questions, which the agent
-// wrote. It leaves out the prompts the agent gave its sub-agents,
+// with the options they picked (the descriptions of those apart, in
+// Described), without the questions, which the agent wrote. It leaves out the prompts the agent gave its sub-agents,
 // compaction summaries, and text that came with a tool result
 // ([ItemToolText]).
 func (d *Digest) Sayings() iter.Seq[Saying] {
@@ -35,8 +40,8 @@ func (d *Digest) Sayings() iter.Seq[Saying] {
 						return
 					}
 				case it.Kind == ItemTool:
-					for _, a := range it.Tool.Chosen() {
-						if !yield(Saying{Text: a, At: t.Time, Chosen: true}) {
+					for _, ch := range it.Tool.Chosen() {
+						if !yield(Saying{Text: ch.Answer, At: t.Time, Chosen: true, Described: ch.Described}) {
 							return
 						}
 					}

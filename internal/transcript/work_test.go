@@ -39,17 +39,20 @@ func TestAnswers(t *testing.T) {
 	}
 }
 
-// TestChosen: what the person said in answers is the answer with the
-// options they picked, never the options they left.
+// TestChosen: what the person said in answers is the answer, with the
+// descriptions of the options they picked apart, never the options they
+// left.
 func TestChosen(t *testing.T) {
 	d := digestFiles(t, Options{}, filepath.Join("testdata", "evidence", "answers.jsonl"))
 	var got []string
 	for _, c := range d.calls() {
-		got = append(got, c.Chosen()...)
+		for _, ch := range c.Chosen() {
+			got = append(got, ch.Answer+" / "+ch.Described)
+		}
 	}
-	want := "Credo + Dialyxir + mix_audit\nCredo + Dialyxir + mix_audit: Skip Sobelow (Phoenix security scanner)|" +
-		"credo, deps.audit\ncredo: style\ndeps.audit: vulnerable deps|" +
-		"config/credo.exs\nconfig/credo.exs: with the other config"
+	want := "Credo + Dialyxir + mix_audit / Skip Sobelow (Phoenix security scanner)|" +
+		"credo, deps.audit / style\nvulnerable deps|" +
+		"config/credo.exs / with the other config"
 	if strings.Join(got, "|") != want {
 		t.Errorf("Chosen = %q, want %q", got, want)
 	}

@@ -39,16 +39,18 @@ func commandRuns(d *transcript.Digest) map[string]bool {
 // extractor claims: f names, as it ran, a command line whose last run
 // succeeded cleanly ([commandRuns]), every other value of f (a URL, a
 // host, a port, another command's package) is one that command line
-// names or the person said, and f states a fact rather than gives an
+// names or the person said, f states a fact rather than gives an
 // instruction ([provenance.Instruction]: to run a command, pipe a
-// download into a shell, fetch a URL, change a permission). A command an
+// download into a shell, fetch a URL, change a permission), and f does
+// not speak of lifting a guard ([provenance.LiftsGuard]: "`make test`
+// only passes with the sandbox disabled"). A command an
 // injected text made the agent run succeeds too; only the person can make
 // an instruction a memory without review, and a command's success
 // confirms nothing about a value it never named ("`mix test` passes
 // against db.attacker.example:5432").
 func confirmed(runs map[string]bool, said *provenance.Said, f consolidate.Fact) bool {
 	text := f.Description + "\n" + f.Body
-	if provenance.Instruction(text) != "" {
+	if provenance.Instruction(text) != "" || provenance.LiftsGuard(text) != "" {
 		return false
 	}
 	for cmd, ok := range runs {

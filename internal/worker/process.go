@@ -31,6 +31,10 @@ type Extractor interface {
 // is completed, not retried.
 var ErrSkip = errors.New("skipped")
 
+// noConversation is why a job that read lines of its transcript and found
+// no conversation in them is skipped.
+const noConversation = "no conversation in what was read: not a Claude Code, Codex or Gemini CLI session, or only records of other kinds"
+
 // A Pipeline processes one job: digest, extract, consolidate.
 type Pipeline struct {
 	Queue     *queue.Queue
@@ -82,6 +86,11 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 	}
 	d := b.Digest()
 	if len(d.Turns) == 0 {
+		if end > start {
+			// Something was read and none of it was a conversation: say so,
+			// rather than report a job done with nothing.
+			res.Skipped = noConversation
+		}
 		return res, nil
 	}
 	x, err := p.extractorOf(j)
@@ -199,7 +208,7 @@ func shortID(id string) string {
 func personSaid(d *transcript.Digest) *provenance.Said {
 	var ss []provenance.Statement
 	for s := range d.Sayings() {
-		ss = append(ss, provenance.Statement{Text: s.Text, At: s.At, Chosen: s.Chosen})
+		ss = append(ss, provenance.Statement{Text: s.Text, At: s.At, Chosen: s.Chosen, Context: s.Described})
 	}
 	return provenance.NewSaid(ss...)
 }
