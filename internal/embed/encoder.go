@@ -18,7 +18,10 @@ func (w *weights) encode(batch [][]int32) [][]float32 {
 	for _, ids := range batch {
 		n += len(ids)
 	}
-	scratch := newScratch(max(1, min(runtime.GOMAXPROCS(0), 4)))
+	var scratch []scratch // decoded matrices need none
+	if !w.dense {
+		scratch = newScratch(max(1, min(runtime.GOMAXPROCS(0), 4)))
+	}
 	x := w.input(batch, n)
 	for i := range w.layers {
 		x = w.layers[i].apply(x, batch, n, scratch)

@@ -48,6 +48,26 @@ type weights struct {
 	layers [2]layer
 	poolW  *matrix // width × width, then tanh
 	poolB  []float32
+	dense  bool // every matrix is decoded (see [weights.decodeMatrices])
+}
+
+// decodeMatrices decodes every matrix of w into the heap as float32,
+// about 20 MB, so that multiplying by one is a single call to gonum (see
+// [LoadResident]). The embedding table stays as stored: a query decodes
+// only its own tokens' rows.
+func (w *weights) decodeMatrices() {
+	ms := []*matrix{w.poolW}
+	for i := range w.layers {
+		l := &w.layers[i]
+		ms = append(ms, l.qkvW, l.outW, l.ffn1W, l.ffn2W)
+		if l.resW != nil {
+			ms = append(ms, l.resW)
+		}
+	}
+	for _, m := range ms {
+		m.dense = m.t.Matrix()
+	}
+	w.dense = true
 }
 
 // decodeWeights reads f's tensors, checking each one's shape.
