@@ -24,7 +24,7 @@ const chunkCols = 128
 // as multiplying by decoded float32 (a question, 100 turns, interleaved).
 //
 // A long-lived process that embeds many queries decodes the matrices once
-// instead (see [Resident]): then dense holds the matrix as float32, rows
+// instead (see [LoadResident]): then dense holds the matrix as float32, rows
 // of m.t.Cols values, and a multiply is one call to gonum.
 type matrix struct {
 	t     packfile.Tensor

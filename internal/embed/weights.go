@@ -3,6 +3,7 @@ package embed
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 
 	"github.com/mnemo-dev/mnemo/internal/embed/packfile"
@@ -51,8 +52,8 @@ type weights struct {
 	dense  bool // every matrix is decoded (see [weights.decodeMatrices])
 }
 
-// decodeMatrices decodes every matrix of w into the heap as float32,
-// about 20 MB, so that multiplying by one is a single call to gonum (see
+// decodeMatrices decodes every matrix of w as float32, about 20 MB outside
+// the heap (see [denseAlloc]), so that multiplying by one is a single call to gonum (see
 // [LoadResident]). The embedding table stays as stored: a query decodes
 // only its own tokens' rows.
 func (w *weights) decodeMatrices() {
@@ -64,10 +65,23 @@ func (w *weights) decodeMatrices() {
 			ms = append(ms, l.resW)
 		}
 	}
+	var free []func()
+	row := make([]float32, hidden)
 	for _, m := range ms {
-		m.dense = m.t.Matrix()
+		rows, cols := m.t.Rows, m.t.Cols
+		d, f := denseAlloc(rows * cols)
+		for i := range rows {
+			m.cols(i, 0, cols, d[i*cols:(i+1)*cols], row)
+		}
+		m.dense, free = d, append(free, f)
 	}
 	w.dense = true
+	// The matrices are reachable only through w: once w is, they are free.
+	runtime.AddCleanup(w, func(free []func()) {
+		for _, f := range free {
+			f()
+		}
+	}, free)
 }
 
 // decodeWeights reads f's tensors, checking each one's shape.
