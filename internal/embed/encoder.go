@@ -27,7 +27,9 @@ func (w *weights) encode(batch [][]int32) [][]float32 {
 	for i := range last {
 		x = w.layers[i].apply(x, batch, n, scratch)
 	}
-	return w.pool(w.layers[last].applyMean(x, batch, n, scratch), batch, scratch)
+	out := w.pool(w.layers[last].applyMean(x, batch, n, scratch), batch, scratch)
+	runtime.KeepAlive(w) // its decoded matrices are freed with it (see [weights.decodeMatrices])
+	return out
 }
 
 // input returns the first layer's input: each token's embedding twice
