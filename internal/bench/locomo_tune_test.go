@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -35,7 +36,18 @@ func TestLoCoMoTune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := &cachedQueries{m: m, path: filepath.Join(dir, "queries.json")}
+	// MNEMO_TUNE_QUERY_TOKENS cuts the questions as a hook does (see
+	// embed.Lazy.Short), their vectors kept in a file of their own.
+	var short recall.QueryEmbedder = m
+	file := "queries.json"
+	if s := os.Getenv("MNEMO_TUNE_QUERY_TOKENS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		short, file = embed.NewLazy().Short(n), "queries-"+s+".json"
+	}
+	q := &cachedQueries{m: short, path: filepath.Join(dir, file)}
 	q.read()
 	defer q.write(t)
 	configs := map[string]json.RawMessage{"default": json.RawMessage("{}")}
@@ -90,7 +102,7 @@ func triple(m map[string]float64) string {
 // cachedQueries embeds queries through m, once each, keeping the vectors
 // in a file between runs.
 type cachedQueries struct {
-	m    *embed.Model
+	m    recall.QueryEmbedder
 	path string
 	mu   sync.Mutex
 	vecs map[string][]float32

@@ -57,6 +57,7 @@ func runMCP(ctx context.Context, f *Factory) error {
 	debug.SetGCPercent(mcpserver.GCPercent)
 	stderr := slog.NewTextHandler(f.IO.ErrOut, &slog.HandlerOptions{Level: slog.LevelInfo})
 	var semantic recall.QueryEmbedder
+	f.residentModel()
 	if m := f.Semantic(); m != nil {
 		semantic = m
 	}

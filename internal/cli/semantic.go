@@ -38,6 +38,18 @@ func (f *Factory) lazyModel() *embed.Lazy {
 	return f.model
 }
 
+// residentModel makes the model the Factory hands out keep its matrices
+// decoded once loaded (see [embed.LoadResident]): for a long-lived process
+// such as the MCP server, which embeds many queries. Hooks do not call
+// it: a short process pays less reading the matrices as stored.
+func (f *Factory) residentModel() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.model == nil {
+		f.model = embed.NewLazyResident()
+	}
+}
+
 // compare returns consolidation's similarity of meaning (the cosine of
 // two texts' vectors), or nil when MNEMO_SEMANTIC is off.
 func (f *Factory) compare() func(ctx context.Context, a, b string) (float64, error) {

@@ -2,6 +2,7 @@ package embed
 
 import (
 	"context"
+	"fmt"
 	"testing"
 )
 
@@ -53,6 +54,61 @@ func BenchmarkColdQuestion(b *testing.B) {
 		}
 		if _, err := m.Vectors(ctx, []string{"When did Caroline go to the LGBTQ support group?"}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEmbedQuestionResident is [BenchmarkEmbedQuestion] with the
+// matrices decoded once (see [LoadResident]): what the MCP server pays.
+func BenchmarkEmbedQuestionResident(b *testing.B) {
+	m := mustLoadResident(b)
+	ctx := context.Background()
+	q := []string{"When did Caroline go to the LGBTQ support group?"}
+	if _, err := m.Vectors(ctx, q); err != nil { // decode the weights
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := m.Vectors(ctx, q); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkColdQuestionResident is [BenchmarkColdQuestion] decoding every
+// matrix first: the MCP server's first query.
+func BenchmarkColdQuestionResident(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		m, err := LoadResident()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := m.Vectors(ctx, []string{"When did Caroline go to the LGBTQ support group?"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkQueryTokens embeds a query cut at n tokens, the matrices read
+// as stored and decoded once: an encoder's work grows with its tokens.
+func BenchmarkQueryTokens(b *testing.B) {
+	ctx := context.Background()
+	q := "caroline go lgbtq support group yesterday powerful stories people shared journeys inspired keep going"
+	for _, c := range []struct {
+		name string
+		m    *Model
+	}{{"stream", mustLoad(b)}, {"resident", mustLoadResident(b)}} {
+		for _, n := range []int{2, 4, 8, 16} {
+			b.Run(fmt.Sprintf("%s/%d", c.name, n), func(b *testing.B) {
+				if _, err := c.m.embedQuery(ctx, q, n); err != nil {
+					b.Fatal(err)
+				}
+				for b.Loop() {
+					if _, err := c.m.embedQuery(ctx, q, n); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }

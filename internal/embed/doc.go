@@ -11,7 +11,10 @@
 // pinned npm tarball; see gen/regen.sh. [Load] reads only their
 // directory and the vocabulary; [Model.Embed] multiplies by the matrices
 // where they are, decoding a chunk of columns at a time on each core, and
-// decodes only the embedding rows of its tokens.
+// decodes only the embedding rows of its tokens. A long-lived process that
+// embeds many queries (the MCP server) uses [LoadResident] instead, which
+// decodes the matrices once, 20 MB outside Go's heap, and multiplies by
+// them directly.
 //
 // The tokenizer and the encoder follow the reference JavaScript runtime
 // (@energetic-ai/embeddings 0.2.0 on TensorFlow.js) operation for

@@ -18,12 +18,18 @@ func (w *weights) encode(batch [][]int32) [][]float32 {
 	for _, ids := range batch {
 		n += len(ids)
 	}
-	scratch := newScratch(max(1, min(runtime.GOMAXPROCS(0), 4)))
+	var scratch []scratch // decoded matrices need none
+	if !w.dense {
+		scratch = newScratch(max(1, min(runtime.GOMAXPROCS(0), 4)))
+	}
 	x := w.input(batch, n)
-	for i := range w.layers {
+	last := len(w.layers) - 1
+	for i := range last {
 		x = w.layers[i].apply(x, batch, n, scratch)
 	}
-	return w.pool(x, batch, scratch)
+	out := w.pool(w.layers[last].applyMean(x, batch, n, scratch), batch, scratch)
+	runtime.KeepAlive(w) // its decoded matrices are freed with it (see [weights.decodeMatrices])
+	return out
 }
 
 // input returns the first layer's input: each token's embedding twice
@@ -51,6 +57,73 @@ func (w *weights) input(batch [][]int32, n int) []float32 {
 // apply runs the layer on x (n rows of l.in values) and returns its
 // output, n rows of [width] values.
 func (l *layer) apply(x []float32, batch [][]int32, n int, scratch []scratch) []float32 {
+	y := l.attention(x, batch, n, scratch)
+	f := l.hidden(y, n, scratch)
+	f = linear(f, n, l.ffn2W, l.ffn2B, scratch)
+	for i := range y {
+		y[i] += f[i]
+	}
+	return y
+}
+
+// applyMean returns the mean of each sentence's rows of the layer's
+// output (zeros for a sentence without tokens), which is all the pooling
+// reads of the last layer. The feed-forward's second matrix is linear, so
+// it multiplies the mean of its inputs instead of each token's: the same
+// vector but for float rounding, for a sixth of the encoder's work per
+// token.
+func (l *layer) applyMean(x []float32, batch [][]int32, n int, scratch []scratch) []float32 {
+	y := l.attention(x, batch, n, scratch)
+	f := linear(means(l.hidden(y, n, scratch), batch, hidden), len(batch), l.ffn2W, l.ffn2B, scratch)
+	mean := means(y, batch, width)
+	for b, ids := range batch {
+		if len(ids) == 0 {
+			continue // a mean of no rows, without the bias
+		}
+		for j := b * width; j < (b+1)*width; j++ {
+			mean[j] += f[j]
+		}
+	}
+	return mean
+}
+
+// means returns the mean of each sentence's rows of x (d values a row),
+// zeros for a sentence without tokens.
+func means(x []float32, batch [][]int32, d int) []float32 {
+	mean := make([]float32, len(batch)*d)
+	r := 0
+	for b, ids := range batch {
+		m := mean[b*d : (b+1)*d]
+		for range ids {
+			for j, v := range x[r*d : (r+1)*d] {
+				m[j] += v
+			}
+			r++
+		}
+		inv := float32(max(len(ids), 1))
+		for j := range m {
+			m[j] /= inv
+		}
+	}
+	return mean
+}
+
+// hidden returns the feed-forward's inner activations of y (n rows of
+// [width] values): its normalised rows through the first matrix and a
+// ReLU.
+func (l *layer) hidden(y []float32, n int, scratch []scratch) []float32 {
+	h := layerNorm(y, width, l.ln2Scale, l.ln2Bias)
+	f := linear(h, n, l.ffn1W, l.ffn1B, scratch)
+	for i, v := range f {
+		f[i] = max(v, 0)
+	}
+	return f
+}
+
+// attention returns the layer's output before its feed-forward: the
+// attention of x's normalised rows, projected, plus x (projected to
+// [width] when l.in differs).
+func (l *layer) attention(x []float32, batch [][]int32, n int, scratch []scratch) []float32 {
 	h := layerNorm(x, l.in, l.ln1Scale, l.ln1Bias)
 	qkv := linear(h, n, l.qkvW, l.qkvB, scratch)
 	att := make([]float32, n*l.in)
@@ -66,15 +139,6 @@ func (l *layer) apply(x []float32, batch [][]int32, n int, scratch []scratch) []
 	}
 	for i := range y {
 		y[i] += res[i]
-	}
-	h = layerNorm(y, width, l.ln2Scale, l.ln2Bias)
-	f := linear(h, n, l.ffn1W, l.ffn1B, scratch)
-	for i, v := range f {
-		f[i] = max(v, 0)
-	}
-	f = linear(f, n, l.ffn2W, l.ffn2B, scratch)
-	for i := range y {
-		y[i] += f[i]
 	}
 	return y
 }
@@ -103,25 +167,11 @@ func (l *layer) attend(qkv, out []float32, n int) {
 	}
 }
 
-// pool returns each sentence's vector: the mean of its tokens' rows
-// through a tanh layer, scaled to length 1. A sentence without tokens has
-// a mean of zeros, as in the graph.
-func (w *weights) pool(x []float32, batch [][]int32, scratch []scratch) [][]float32 {
-	mean := make([]float32, len(batch)*width)
-	r := 0
-	for b, ids := range batch {
-		m := mean[b*width : (b+1)*width]
-		for range ids {
-			for j, v := range x[r*width : (r+1)*width] {
-				m[j] += v
-			}
-			r++
-		}
-		d := float32(max(len(ids), 1))
-		for j := range m {
-			m[j] /= d
-		}
-	}
+// pool returns each sentence's vector from the mean of its tokens' rows
+// of the last layer (see [layer.applyMean]): through a tanh layer, scaled
+// to length 1. A sentence without tokens has a mean of zeros, as in the
+// graph.
+func (w *weights) pool(mean []float32, batch [][]int32, scratch []scratch) [][]float32 {
 	y := linear(mean, len(batch), w.poolW, w.poolB, scratch)
 	out := make([][]float32, len(batch))
 	for b := range out {

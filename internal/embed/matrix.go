@@ -22,9 +22,14 @@ const chunkCols = 128
 // process embedding one query should not pay, and decoding a chunk of
 // columns just before multiplying by it, on every core, measured as fast
 // as multiplying by decoded float32 (a question, 100 turns, interleaved).
+//
+// A long-lived process that embeds many queries decodes the matrices once
+// instead (see [LoadResident]): then dense holds the matrix as float32, rows
+// of m.t.Cols values, and a multiply is one call to gonum.
 type matrix struct {
 	t     packfile.Tensor
 	scale []float32 // the column scales of a Q8Cols tensor
+	dense []float32 // the whole matrix decoded; nil when read as stored
 }
 
 func newMatrix(t packfile.Tensor) *matrix {
@@ -70,6 +75,12 @@ func newScratch(n int) []scratch {
 func (m *matrix) mulAdd(x []float32, n int, y []float32, workers []scratch) {
 	in, out := m.t.Rows, m.t.Cols
 	a := blas32.General{Rows: n, Cols: in, Stride: in, Data: x}
+	if m.dense != nil {
+		blas32.Gemm(blas.NoTrans, blas.NoTrans, 1, a,
+			blas32.General{Rows: in, Cols: out, Stride: out, Data: m.dense}, 1,
+			blas32.General{Rows: n, Cols: out, Stride: out, Data: y})
+		return
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for _, s := range workers {

@@ -3,6 +3,7 @@ package embed
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 
 	"github.com/mnemo-dev/mnemo/internal/embed/packfile"
@@ -48,6 +49,39 @@ type weights struct {
 	layers [2]layer
 	poolW  *matrix // width × width, then tanh
 	poolB  []float32
+	dense  bool // every matrix is decoded (see [weights.decodeMatrices])
+}
+
+// decodeMatrices decodes every matrix of w as float32, about 20 MB outside
+// the heap (see [denseAlloc]), so that multiplying by one is a single call to gonum (see
+// [LoadResident]). The embedding table stays as stored: a query decodes
+// only its own tokens' rows.
+func (w *weights) decodeMatrices() {
+	ms := []*matrix{w.poolW}
+	for i := range w.layers {
+		l := &w.layers[i]
+		ms = append(ms, l.qkvW, l.outW, l.ffn1W, l.ffn2W)
+		if l.resW != nil {
+			ms = append(ms, l.resW)
+		}
+	}
+	var free []func()
+	row := make([]float32, hidden)
+	for _, m := range ms {
+		rows, cols := m.t.Rows, m.t.Cols
+		d, f := denseAlloc(rows * cols)
+		for i := range rows {
+			m.cols(i, 0, cols, d[i*cols:(i+1)*cols], row)
+		}
+		m.dense, free = d, append(free, f)
+	}
+	w.dense = true
+	// The matrices are reachable only through w: once w is, they are free.
+	runtime.AddCleanup(w, func(free []func()) {
+		for _, f := range free {
+			f()
+		}
+	}, free)
 }
 
 // decodeWeights reads f's tensors, checking each one's shape.

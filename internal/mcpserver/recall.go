@@ -23,6 +23,9 @@ const (
 	recallMinConfidence = 0.6
 	recallBudget        = 3000 // tokens, when the call names none
 	recallMaxBudget     = maxResultChars/4 - 1000
+	// queryCache is how many queries' vectors the server keeps (2 KB
+	// each): an agent repeats a query, and rank may ask the engine again.
+	queryCache = 128
 )
 
 type recallInput struct {

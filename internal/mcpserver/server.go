@@ -120,6 +120,9 @@ func New(cfg Config) *Server {
 	if cfg.Started.IsZero() {
 		cfg.Started = cfg.Now()
 	}
+	if cfg.Semantic != nil {
+		cfg.Semantic = recall.NewQueryCache(cfg.Semantic, queryCache)
+	}
 	s := &Server{cfg: cfg}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "mnemo memory", Version: cfg.Version},
 		&mcp.ServerOptions{

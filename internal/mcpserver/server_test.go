@@ -86,7 +86,7 @@ func serve() error {
 	idle, _ := time.ParseDuration(os.Getenv("MNEMO_MCPSERVER_TEST_IDLE"))
 	var semantic recall.QueryEmbedder
 	if os.Getenv(semanticEnv) != "" {
-		semantic = embed.NewLazy()
+		semantic = embed.NewLazyResident()
 	}
 	s := mcpserver.New(mcpserver.Config{
 		Project: pv, User: uv, StateDir: p.StateDir(), UserStateDir: env.UserStateDir(),

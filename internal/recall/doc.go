@@ -20,5 +20,8 @@
 // of [[links]] brings neighbours in at a discount. Ties break by name. Each
 // result says why it ranked where it did.
 //
-// An [Engine] is safe for concurrent use.
+// [Engine.Recall] embeds the query on a goroutine of its own while it
+// searches the words, and waits for it before returning; a [QueryCache]
+// keeps the vectors of recent queries for a long-lived process. An
+// [Engine] and a QueryCache are safe for concurrent use.
 package recall

@@ -50,8 +50,9 @@ type Part struct {
 
 // An Engine answers queries from an index.
 type Engine struct {
-	db  *index.DB
-	cfg Config
+	db     *index.DB
+	cfg    Config
+	serial bool // embed the query after searching the words, not meanwhile: for tests
 }
 
 // New returns an engine over db with the given ranking.
@@ -76,6 +77,8 @@ func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
 	terms := Terms(q.Text)
 	f := index.Filter{Types: q.Types}
 	cands := make(map[int64]*candidate)
+	vector := e.startQueryVector(ctx, q)
+	defer vector() // nothing is left running when Recall returns
 	dropped, err := e.gather(ctx, q, terms, f, limit, cands)
 	if err != nil {
 		return nil, err // an index error, which names its package
@@ -83,7 +86,7 @@ func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
 	if err := e.expandLinks(ctx, cands, f); err != nil {
 		return nil, err // an index error, which names its package
 	}
-	if err := e.meaning(ctx, q, f, max(e.cfg.Candidates, 2*limit), cands); err != nil {
+	if err := e.meaning(ctx, vector, f, max(e.cfg.Candidates, 2*limit), cands); err != nil {
 		return nil, err
 	}
 	if err := e.load(ctx, cands); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 )
@@ -20,8 +21,9 @@ type QueryEmbedder interface {
 // has an embedder, the index has vectors, and the query has words the
 // model can read: the memories nearest the query join the candidates,
 // and every candidate gains its nearness (see [Config.SemanticWeight]).
-func (e *Engine) meaning(ctx context.Context, q Query, f index.Filter, n int, cands map[int64]*candidate) error {
-	vec, err := e.queryVector(ctx, q)
+// It takes the query's vector from vector (see [Engine.startQueryVector]).
+func (e *Engine) meaning(ctx context.Context, vector func() ([]float32, error), f index.Filter, n int, cands map[int64]*candidate) error {
+	vec, err := vector()
 	if err != nil || vec == nil {
 		return err
 	}
@@ -85,21 +87,63 @@ func (e *Engine) nearness(cos, mean float64) float64 {
 // by meaning is off, the index has no vectors or the model cannot read
 // the query.
 func (e *Engine) queryVector(ctx context.Context, q Query) ([]float32, error) {
+	text, err := e.embeddable(ctx, q)
+	if err != nil || text == "" {
+		return nil, err
+	}
+	return e.embed(ctx, text)
+}
+
+// embeddable returns the text of q that the model is to embed, or ""
+// when there is none to embed (see [Engine.queryVector]).
+func (e *Engine) embeddable(ctx context.Context, q Query) (string, error) {
 	if e.cfg.Semantic == nil || e.cfg.SemanticWeight == 0 {
-		return nil, nil
+		return "", nil
 	}
 	text := MeaningText(q.Text)
 	if text == "" {
-		return nil, nil
+		return "", nil
 	}
 	if ok, err := e.db.HasVectors(ctx); err != nil || !ok {
-		return nil, err
+		return "", err
 	}
+	return text, nil
+}
+
+func (e *Engine) embed(ctx context.Context, text string) ([]float32, error) {
 	vec, err := e.cfg.Semantic.EmbedQuery(ctx, text)
 	if err != nil {
 		return nil, fmt.Errorf("recall: embed the query: %w", err)
 	}
 	return vec, nil
+}
+
+// startQueryVector starts embedding q (see [Engine.queryVector]) while the
+// caller searches the words: the model's work and the index's overlap, so
+// that a recall takes the longer of the two, not their sum. It returns a
+// function that waits for the vector, which may be called more than once
+// and must be called before the caller returns (a defer does it): the
+// embedding is the caller's goroutine to wait for. What it returns is
+// what queryVector would: the model's vector does not depend on when it
+// is computed.
+func (e *Engine) startQueryVector(ctx context.Context, q Query) func() ([]float32, error) {
+	text, err := e.embeddable(ctx, q)
+	if err != nil || text == "" {
+		return func() ([]float32, error) { return nil, err }
+	}
+	if e.serial {
+		return sync.OnceValues(func() ([]float32, error) { return e.embed(ctx, text) })
+	}
+	var vec []float32
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		vec, err = e.embed(ctx, text)
+	}()
+	return func() ([]float32, error) {
+		<-done
+		return vec, err
+	}
 }
 
 // Rerank adds recall by meaning to results that [Engine.Recall] returned

@@ -1,0 +1,68 @@
+package mcpserver_test
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mnemo-dev/mnemo/internal/embed"
+	"github.com/mnemo-dev/mnemo/internal/index"
+)
+
+// TestRecallByMeaningRepeated: the server recalls by meaning with its
+// resident model, and a query asked again (its vector from the server's
+// cache) gets the same memories with the same meaning parts.
+func TestRecallByMeaningRepeated(t *testing.T) {
+	f := newFixture(t, recallVault, semanticEnv+"=1")
+	ctx := context.Background()
+	db, err := index.Open(ctx, filepath.Join(f.state, index.FileName), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Sync(ctx, index.Source{Name: "project", Dir: f.path(".memory")}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := embed.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.EmbedMissing(ctx, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		query   string
+		meaning bool // the first result has a meaning part
+	}{
+		{"which package manager for the frontend", true},
+		{"when do releases go out", true},
+		{"authentication import rules", true},
+		{"部署脚本", false}, // the model cannot read it: words alone
+	}
+	for _, tt := range tests {
+		var first, again recallOut
+		f.ok("recall", map[string]any{"query": tt.query}, &first)
+		f.ok("recall", map[string]any{"query": tt.query}, &again)
+		if !slices.Equal(first.names(), again.names()) || !slices.Equal(meaningParts(first), meaningParts(again)) {
+			t.Errorf("recall(%q) again = %v %v, want %v %v", tt.query, again.names(), meaningParts(again), first.names(), meaningParts(first))
+		}
+		if got := len(first.Memories) > 0 && strings.Contains(first.Memories[0].Why, "meaning "); got != tt.meaning {
+			t.Errorf("recall(%q): first result has a meaning part %v, want %v (%v)", tt.query, got, tt.meaning, meaningParts(first))
+		}
+	}
+}
+
+// meaningParts are the meaning parts of each result's why, in order.
+func meaningParts(o recallOut) []string {
+	var out []string
+	for _, m := range o.Memories {
+		for p := range strings.SplitSeq(m.Why, "; ") {
+			if strings.HasPrefix(p, "meaning ") {
+				out = append(out, m.Name+": "+p)
+			}
+		}
+	}
+	return out
+}
