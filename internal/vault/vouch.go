@@ -216,7 +216,12 @@ func (p *pass) disownForged(name string, data []byte, m *memory.Memory) {
 		p.mu.Unlock()
 		return
 	}
-	if p.hashes[digest(data)] {
+	// p.hashes is the vault's own set, which a write (another goroutine's
+	// vouch, below) adds to under its mutex.
+	p.v.vouches.mu.Lock()
+	vouched := p.hashes[digest(data)]
+	p.v.vouches.mu.Unlock()
+	if vouched {
 		return
 	}
 	if oid, ok := p.blobs()[name+".md"]; ok && oid == gitBlobID(data, len(oid)) {
