@@ -33,8 +33,9 @@ type nativesCheck struct {
 // check runs again only when a vault's folder changed since the last one:
 // a file created, removed or renamed (every write of mnemo's is a rename,
 // and a file Claude Code writes is a new name); an edit in place leaves
-// the last check standing until then. When there are such files, MEMORY.md
-// is regenerated, which leaves them (and Claude Code's lines for them) out.
+// the last check standing until then. MEMORY.md is then regenerated from
+// the files, which leaves such files (and Claude Code's lines for them)
+// out, and every line that git brought but no file holds.
 func natives(ctx context.Context, w *world) (map[index.Key]provenance.Native, nativesCheck) {
 	path := filepath.Join(w.state, nativesFile)
 	stamp := folderStamp(w.sources())
@@ -84,10 +85,11 @@ func checkNatives(ctx context.Context, w *world) nativesCheck {
 				w.log.Warn("a memory file written outside mnemo "+n.Problem(), "vault", src.name, "name", n.Name)
 			}
 		}
-		if len(ns) > 0 {
-			if err := v.Reindex(ctx); err != nil {
-				w.log.Warn("regenerate MEMORY.md without the native writes", "vault", src.name, "err", err)
-			}
+		// Regenerated whether or not there are natives: a MEMORY.md that
+		// arrived through git (a clone, a pull) may list what no file
+		// holds, and the hooks give its lines.
+		if err := v.Reindex(ctx); err != nil {
+			w.log.Warn("regenerate MEMORY.md from the files", "vault", src.name, "err", err)
 		}
 	}
 	c.Conflicted = vault.Conflicted(w.vault)
