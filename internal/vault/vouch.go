@@ -224,8 +224,14 @@ func (v *Vault) folderFiles() [][]byte {
 // when its header names a source that mnemo cannot vouch for. git is
 // asked (once per pass) only about files not in the list.
 func (p *pass) disownForged(name string, data []byte, m *memory.Memory) {
-	if m.Source == "" || p.v.writtenPath() == "" {
-		return // a native write says so itself; a vault without state vouches by header
+	if m.Source == "" {
+		return // a native write says so itself
+	}
+	if p.v.writtenPath() == "" {
+		if planted(m) {
+			m.Disown() // a vault without state (a mount) vouches by header, but not for this
+		}
+		return
 	}
 	if p.hashes[digest(data)] {
 		return
