@@ -76,12 +76,14 @@ func checkNatives(ctx context.Context, w *world) nativesCheck {
 		if err != nil {
 			continue // no such vault: nothing written there
 		}
-		c.add(w, src.name, v, secrets, false)
-		// Regenerated whether or not there are natives: a MEMORY.md that
-		// arrived through git (a clone, a pull) may list what no file
-		// holds, and the hooks give its lines.
-		if err := v.Reindex(ctx); err != nil {
-			w.log.Warn("regenerate MEMORY.md from the files", "vault", src.name, "err", err)
+		// Regenerated when it holds natives, or when it is not what the
+		// files make (a MEMORY.md that arrived through git may list what
+		// no file holds, and the hooks give its lines); checked first, so
+		// that a hook waits for no writer's lock when it is current.
+		if entries, n := c.add(w, src.name, v, secrets, false); n > 0 || v.IndexStale(entries) {
+			if err := v.Reindex(ctx); err != nil {
+				w.log.Warn("regenerate MEMORY.md from the files", "vault", src.name, "err", err)
+			}
 		}
 	}
 	ms, _ := w.p.Mounts() // an unreadable list is logged by the sync
@@ -95,9 +97,10 @@ func checkNatives(ctx context.Context, w *world) nativesCheck {
 }
 
 // add lists the vault named source and adds its unreviewed files to c;
-// with plantedOnly, only those that hold an instruction or a secret.
-func (c *nativesCheck) add(w *world, source string, v *vault.Vault, secrets provenance.SecretFinder, plantedOnly bool) {
-	entries, _ := v.List()
+// with plantedOnly, only those that hold an instruction or a secret. It
+// returns the listing and how many files it added.
+func (c *nativesCheck) add(w *world, source string, v *vault.Vault, secrets provenance.SecretFinder, plantedOnly bool) (entries []vault.Entry, added int) {
+	entries, _ = v.List()
 	ms := make([]*memory.Memory, len(entries))
 	for i, e := range entries {
 		ms[i] = e.Memory
@@ -108,10 +111,12 @@ func (c *nativesCheck) add(w *world, source string, v *vault.Vault, secrets prov
 		}
 		c.Natives = append(c.Natives, n)
 		c.Keys = append(c.Keys, index.Key{Source: source, Name: n.Name})
+		added++
 		if n.Planted() {
 			w.log.Warn("a memory file written outside mnemo "+n.Problem(), "vault", source, "name", n.Name)
 		}
 	}
+	return entries, added
 }
 
 // reviewed drops from docs the memories no one reviewed: they are not
