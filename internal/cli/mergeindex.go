@@ -57,7 +57,7 @@ func runMergeIndex(f *Factory, base, ours, theirs string) error {
 	if err := errors.Join(os.WriteFile(bp, b, 0o600), os.WriteFile(tp, t, 0o600)); err != nil {
 		return fmt.Errorf("merge-index: %w", err)
 	}
-	git := exec.Command("git", "merge-file", "-L", "ours", "-L", "base", "-L", "theirs", ours, bp, tp)
+	git := exec.Command("git", "merge-file", "-L", "ours", "-L", "base", "-L", "theirs", "--end-of-options", ours, bp, tp)
 	git.Stderr = f.IO.ErrOut
 	var exit *exec.ExitError
 	if err := git.Run(); errors.As(err, &exit) && exit.ExitCode() > 0 {

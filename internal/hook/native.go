@@ -33,8 +33,9 @@ type nativesCheck struct {
 // check runs again only when a vault's folder changed since the last one:
 // a file created, removed or renamed (every write of mnemo's is a rename,
 // and a file Claude Code writes is a new name); an edit in place leaves
-// the last check standing until then. When there are such files, MEMORY.md
-// is regenerated, which leaves them (and Claude Code's lines for them) out.
+// the last check standing until then. MEMORY.md is then regenerated from
+// the files, which leaves such files (and Claude Code's lines for them)
+// out, and every line that git brought but no file holds.
 func natives(ctx context.Context, w *world) (map[index.Key]provenance.Native, nativesCheck) {
 	path := filepath.Join(w.state, nativesFile)
 	stamp := folderStamp(w.sources())
@@ -57,7 +58,11 @@ func natives(ctx context.Context, w *world) (map[index.Key]provenance.Native, na
 	return byKey, c
 }
 
-// checkNatives lists both vaults and checks their unreviewed files.
+// checkNatives lists the vaults and checks their unreviewed files: every
+// such file of the project and user vaults; of a mounted vault (someone
+// else's checkout, which has no record of mnemo's writes and vouches by
+// header) the files that give an instruction git would not vouch for, or
+// hold a secret.
 func checkNatives(ctx context.Context, w *world) nativesCheck {
 	var c nativesCheck
 	secrets := redact.New(redact.Options{})
@@ -71,27 +76,47 @@ func checkNatives(ctx context.Context, w *world) nativesCheck {
 		if err != nil {
 			continue // no such vault: nothing written there
 		}
-		entries, _ := v.List()
-		ms := make([]*memory.Memory, len(entries))
-		for i, e := range entries {
-			ms[i] = e.Memory
-		}
-		ns := provenance.Natives(ms, secrets)
-		for _, n := range ns {
-			c.Natives = append(c.Natives, n)
-			c.Keys = append(c.Keys, index.Key{Source: src.name, Name: n.Name})
-			if n.Planted() {
-				w.log.Warn("a memory file written outside mnemo "+n.Problem(), "vault", src.name, "name", n.Name)
-			}
-		}
-		if len(ns) > 0 {
+		// Regenerated when it holds natives, or when it is not what the
+		// files make (a MEMORY.md that arrived through git may list what
+		// no file holds, and the hooks give its lines); checked first, so
+		// that a hook waits for no writer's lock when it is current.
+		if entries, n := c.add(w, src.name, v, secrets, false); n > 0 || v.IndexStale(entries) {
 			if err := v.Reindex(ctx); err != nil {
-				w.log.Warn("regenerate MEMORY.md without the native writes", "vault", src.name, "err", err)
+				w.log.Warn("regenerate MEMORY.md from the files", "vault", src.name, "err", err)
 			}
+		}
+	}
+	ms, _ := w.p.Mounts() // an unreadable list is logged by the sync
+	for _, m := range ms {
+		if v, err := vault.Open(m.Dir, ""); err == nil {
+			c.add(w, m.Name, v, secrets, true) // read-only: its MEMORY.md is never written
 		}
 	}
 	c.Conflicted = vault.Conflicted(w.vault)
 	return c
+}
+
+// add lists the vault named source and adds its unreviewed files to c;
+// with plantedOnly, only those that hold an instruction or a secret. It
+// returns the listing and how many files it added.
+func (c *nativesCheck) add(w *world, source string, v *vault.Vault, secrets provenance.SecretFinder, plantedOnly bool) (entries []vault.Entry, added int) {
+	entries, _ = v.List()
+	ms := make([]*memory.Memory, len(entries))
+	for i, e := range entries {
+		ms[i] = e.Memory
+	}
+	for _, n := range provenance.Natives(ms, secrets) {
+		if plantedOnly && !n.Planted() {
+			continue
+		}
+		c.Natives = append(c.Natives, n)
+		c.Keys = append(c.Keys, index.Key{Source: source, Name: n.Name})
+		added++
+		if n.Planted() {
+			w.log.Warn("a memory file written outside mnemo "+n.Problem(), "vault", source, "name", n.Name)
+		}
+	}
+	return entries, added
 }
 
 // reviewed drops from docs the memories no one reviewed: they are not

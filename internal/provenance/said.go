@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/instruction"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/recall"
 )
@@ -65,7 +66,7 @@ func NewSaid(ss ...Statement) *Said {
 		s.all.addWords(st.Context)
 		s.own.add(text)
 		s.each = append(s.each, t)
-		s.instr = append(s.instr, !st.Chosen && imperative(strings.ToLower(st.Text)) != "")
+		s.instr = append(s.instr, !st.Chosen && instruction.Imperative(st.Text) != "")
 	}
 	return s
 }

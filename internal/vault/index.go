@@ -74,15 +74,9 @@ func RenderIndex(old []byte, entries []Entry) []byte {
 		valid = append(valid, e)
 	}
 	entries = valid
-	var orphans []string
-	for line := range strings.Lines(block) {
-		if t := strings.TrimRight(line, "\r\n"); !generated(t) {
-			orphans = append(orphans, t+"\n")
-		}
-	}
 	listed := listedNames(entries)
 	before = absorbNative(dropLinks(before, unreviewed), listed)
-	after = absorbNative(dropLinks(strings.Join(orphans, "")+after, unreviewed), listed)
+	after = absorbNative(dropLinks(orphans(block)+after, unreviewed), listed)
 	budget := budget{
 		lines: MaxIndexLines - countLines(before) - countLines(after) - 2,
 		bytes: maxBytes - len(before) - len(after) - len(beginMarker) - len(endMarker) - 2,
@@ -168,6 +162,19 @@ func placeBlock(s string) (before, after string) {
 		return first + "\n", rest
 	}
 	return "", s
+}
+
+// orphans returns the lines of a generated block that mnemo did not
+// generate ([generated]), each ending in a newline: a person's text, to be
+// moved below the block, never dropped.
+func orphans(block string) string {
+	var b strings.Builder
+	for line := range strings.Lines(block) {
+		if t := strings.TrimRight(line, "\r\n"); !generated(t) {
+			b.WriteString(t + "\n")
+		}
+	}
+	return b.String()
 }
 
 // generated reports whether a line inside the block is mnemo's own: a

@@ -89,14 +89,16 @@ func blockLines(data []byte) map[string]indexLine {
 	return out
 }
 
-// withBlock returns data with its generated block replaced by block; text
-// without one is returned as it is.
+// withBlock returns data with its generated block replaced by block, the
+// lines of its own block that mnemo did not generate moved below it (as
+// [RenderIndex] moves them), so that they are merged as a person's text;
+// text without a block is returned as it is.
 func withBlock(data []byte, block string) []byte {
-	before, _, after, found := splitIndex(string(data))
+	before, own, after, found := splitIndex(string(data))
 	if !found {
 		return data
 	}
-	return []byte(before + beginMarker + "\n" + block + endMarker + "\n" + after)
+	return []byte(before + beginMarker + "\n" + block + endMarker + "\n" + orphans(own) + after)
 }
 
 func headingRank(h string) int {

@@ -335,6 +335,18 @@ func (v *Vault) Reindex(ctx context.Context) error {
 	return v.ReindexLocked()
 }
 
+// IndexStale reports whether MEMORY.md differs from what entries (a
+// [Vault.List] of the vault) make of it: a reader's check, without the
+// lock, before it asks for a [Vault.Reindex]. An unreadable MEMORY.md is
+// stale.
+func (v *Vault) IndexStale(entries []Entry) bool {
+	old, err := safefile.Read(filepath.Join(v.Dir, IndexFile), MaxIndexFile)
+	if err != nil {
+		return true
+	}
+	return string(RenderIndex(old, entries)) != string(old)
+}
+
 // ReindexLocked regenerates MEMORY.md from the files, writing only when it
 // changes; the caller holds [Vault.Lock].
 func (v *Vault) ReindexLocked() error {

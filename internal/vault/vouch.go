@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mnemo-dev/mnemo/internal/instruction"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
@@ -30,6 +31,17 @@ import (
 // one committed, which is a person's review). Any other file with a
 // source is disowned ([memory.Memory.Disown]): a native write, kept out of
 // MEMORY.md and the hooks, marked in recall, listed by 'mnemo inbox'.
+//
+// A commit may be anyone's (a cloned repository, a pull request), so git
+// vouches only for what a teammate may share unreviewed: a file that tells
+// the agent to pipe a download into a shell, fetch a URL or change a
+// permission or setting ([planted]) is vouched for only by mnemo's own
+// write on this machine, a person's command or approval. A command to run
+// is shared ("run make gen before committing"): the repository's own
+// commands are the repository's already (its Makefile, its scripts); what
+// a memory could add beyond them is outside code, an outside text to
+// follow, or a lifted guard. A secret is redacted wherever a memory is
+// read, so it needs no review to be harmless.
 
 // writtenFile lists the SHA-256 of every memory file mnemo wrote to the
 // vault, one hex digest a line, appended.
@@ -196,9 +208,14 @@ func (v *Vault) folderFiles() [][]byte {
 		if !isMemoryFile(de.Name()) || !de.Type().IsRegular() {
 			continue
 		}
-		if data, err := safefile.Read(filepath.Join(v.Dir, de.Name()), memory.MaxFileSize); err == nil {
-			all = append(all, data)
+		data, err := safefile.Read(filepath.Join(v.Dir, de.Name()), memory.MaxFileSize)
+		if err != nil {
+			continue
 		}
+		if m, err := memory.Parse(de.Name(), data); err == nil && planted(m) {
+			continue
+		}
+		all = append(all, data)
 	}
 	return all
 }
@@ -207,13 +224,13 @@ func (v *Vault) folderFiles() [][]byte {
 // when its header names a source that mnemo cannot vouch for. git is
 // asked (once per pass) only about files not in the list.
 func (p *pass) disownForged(name string, data []byte, m *memory.Memory) {
-	if m.Source == "" || p.v.writtenPath() == "" {
-		return // a native write says so itself; a vault without state vouches by header
+	if m.Source == "" {
+		return // a native write says so itself
 	}
-	if p.seeding {
-		p.mu.Lock()
-		p.seen = append(p.seen, data)
-		p.mu.Unlock()
+	if p.v.writtenPath() == "" {
+		if planted(m) {
+			m.Disown() // a vault without state (a mount) vouches by header, but not for this
+		}
 		return
 	}
 	// p.hashes is the vault's own set, which a write (another goroutine's
@@ -222,6 +239,16 @@ func (p *pass) disownForged(name string, data []byte, m *memory.Memory) {
 	vouched := p.hashes[digest(data)]
 	p.v.vouches.mu.Unlock()
 	if vouched {
+		return
+	}
+	if planted(m) {
+		m.Disown() // neither the first read nor git vouches for it
+		return
+	}
+	if p.seeding {
+		p.mu.Lock()
+		p.seen = append(p.seen, data)
+		p.mu.Unlock()
 		return
 	}
 	if oid, ok := p.blobs()[name+".md"]; ok && oid == gitBlobID(data, len(oid)) {
@@ -280,4 +307,12 @@ func gitBlobID(data []byte, idLen int) string {
 func digest(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
+}
+
+// planted reports whether m's description or body gives the agent an
+// instruction that brings in what the repository does not hold, or lifts
+// a guard: what git must not vouch for (see above).
+func planted(m *memory.Memory) bool {
+	k := instruction.Kind(m.Description + "\n" + m.Body)
+	return k != "" && k != instruction.RunCommand
 }

@@ -1,4 +1,4 @@
-package provenance
+package instruction
 
 import "testing"
 
@@ -67,8 +67,8 @@ func TestInstruction(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		if got := Instruction(tt.text); got != tt.want {
-			t.Errorf("Instruction(%q) = %q, want %q", tt.text, got, tt.want)
+		if got := Kind(tt.text); got != tt.want {
+			t.Errorf("Kind(%q) = %q, want %q", tt.text, got, tt.want)
 		}
 	}
 }
