@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -137,3 +138,32 @@ type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time          { return c.t }
 func (c *clock) advance(d time.Duration) { c.t = c.t.Add(d) }
+
+// TestProbeDoesNotStopAStart: a hook or doctor asking whether a worker
+// runs holds the worker lock for an instant; a worker starting in that
+// instant must not take it for another worker's and exit (TestStateGone
+// failed so in CI: Run said a worker was already running).
+func TestProbeDoesNotStopAStart(t *testing.T) {
+	p := newProject(t)
+	ctx := context.Background()
+	stop := make(chan struct{})
+	var probes sync.WaitGroup
+	probes.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				queue.WorkerRunning(p.state)
+			}
+		}
+	})
+	defer func() { close(stop); probes.Wait() }()
+	for i := range 200 {
+		w := blockingWorker(p, time.Minute, nil, nil)
+		w.Idle = time.Millisecond
+		if err := w.Run(ctx); err != nil {
+			t.Fatalf("start %d with a probe running: Run = %v, want nil", i, err)
+		}
+	}
+}

@@ -42,6 +42,10 @@ const DefaultTimeout = 10 * time.Minute
 // is cancelled, and the record must still be made.
 const recordTimeout = 10 * time.Second
 
+// lockWait is how long a starting worker tries for the lock before it
+// takes it to be another worker's.
+const lockWait = 250 * time.Millisecond
+
 // Run takes jobs until the queue has been empty for Idle, or ctx ends
 // (a job in hand is then released), and lets go of the lock. It returns
 // ErrRunning when another worker holds the lock, and [ErrStateGone] when
@@ -49,11 +53,19 @@ const recordTimeout = 10 * time.Second
 func (w *Worker) Run(ctx context.Context) error {
 	path := filepath.Join(w.StateDir, queue.WorkerLockFile)
 	fl := flock.New(path)
-	ok, err := fl.TryLock()
-	if err != nil {
+	// A probe ([queue.WorkerRunning], from a hook or doctor) holds the lock
+	// for an instant: a worker starting then must not take it for another
+	// worker's and exit, leaving the queue to wait for the next hook.
+	lctx, cancel := context.WithTimeout(ctx, lockWait)
+	ok, err := fl.TryLockContext(lctx, 10*time.Millisecond)
+	cancel()
+	if err != nil && lctx.Err() == nil {
 		return fmt.Errorf("worker: lock: %w", err)
 	}
 	if !ok {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return ErrRunning
 	}
 	defer fl.Unlock()
