@@ -22,16 +22,7 @@ const claudeVersion = "2.1.332"
 
 // findClaude returns the claude binary or skips the test, saying why.
 func findClaude(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("MNEMO_E2E_CLAUDE"); p != "" {
-		return p
-	}
-	home, _ := os.UserHomeDir()
-	p := filepath.Join(home, ".cache", "mnemo-e2e", "claude", "node_modules", ".bin", "claude")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("the Claude Code CLI is not installed (%s; .ci/run installs @anthropic-ai/claude-code@%s there, or set MNEMO_E2E_CLAUDE)", p, claudeVersion)
-	}
-	return p
+	return findTool(t, tool{"the Claude Code CLI", "MNEMO_E2E_CLAUDE", "claude", "claude", "@anthropic-ai/claude-code@" + claudeVersion})
 }
 
 var (
@@ -196,4 +187,24 @@ func waitWorkers(t *testing.T, dir string) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// A tool is a client the suite drives, as .ci/run installs it: from npm
+// into a folder of the e2e cache, or where an environment variable says.
+type tool struct {
+	what, env, dir, bin, pkg string // pkg: name@version
+}
+
+// findTool returns the tool's binary or skips the test, saying why.
+func findTool(t *testing.T, c tool) string {
+	t.Helper()
+	if p := os.Getenv(c.env); p != "" {
+		return p
+	}
+	home, _ := os.UserHomeDir()
+	p := filepath.Join(home, ".cache", "mnemo-e2e", c.dir, "node_modules", ".bin", c.bin)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s is not installed (%s; .ci/run installs %s there, or set %s)", c.what, p, c.pkg, c.env)
+	}
+	return p
 }

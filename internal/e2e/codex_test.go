@@ -19,16 +19,7 @@ const codexVersion = "0.171.0"
 
 // findCodex returns the codex binary or skips the test, saying why.
 func findCodex(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("MNEMO_E2E_CODEX"); p != "" {
-		return p
-	}
-	home, _ := os.UserHomeDir()
-	p := filepath.Join(home, ".cache", "mnemo-e2e", "codex", "node_modules", ".bin", "codex")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("the Codex CLI is not installed (%s; .ci/run installs @openai/codex@%s there, or set MNEMO_E2E_CODEX)", p, codexVersion)
-	}
-	return p
+	return findTool(t, tool{"the Codex CLI", "MNEMO_E2E_CODEX", "codex", "codex", "@openai/codex@" + codexVersion})
 }
 
 // newCodexSandbox is a sandbox whose ~/.codex/config.toml points the Codex

@@ -17,16 +17,7 @@ const geminiVersion = "0.61.0"
 
 // findGemini returns the gemini binary or skips the test, saying why.
 func findGemini(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("MNEMO_E2E_GEMINI"); p != "" {
-		return p
-	}
-	home, _ := os.UserHomeDir()
-	p := filepath.Join(home, ".cache", "mnemo-e2e", "gemini", "node_modules", ".bin", "gemini")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("the Gemini CLI is not installed (%s; .ci/run installs @google/gemini-cli@%s there, or set MNEMO_E2E_GEMINI)", p, geminiVersion)
-	}
-	return p
+	return findTool(t, tool{"the Gemini CLI", "MNEMO_E2E_GEMINI", "gemini", "gemini", "@google/gemini-cli@" + geminiVersion})
 }
 
 // newGeminiSandbox is a sandbox where the Gemini CLI talks to the fake

@@ -24,16 +24,7 @@ const inspectorSession = "0b9d4c2e-6f1a-4e3b-9c8d-7a6b5c4d3e2f"
 
 // findInspector returns the MCP Inspector's launcher or skips the test.
 func findInspector(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("MNEMO_E2E_INSPECTOR"); p != "" {
-		return p
-	}
-	home, _ := os.UserHomeDir()
-	p := filepath.Join(home, ".cache", "mnemo-e2e", "inspector", "node_modules", ".bin", "mcp-inspector")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("the MCP Inspector is not installed (%s; .ci/run installs @modelcontextprotocol/inspector@%s there, or set MNEMO_E2E_INSPECTOR)", p, inspectorVersion)
-	}
-	return p
+	return findTool(t, tool{"the MCP Inspector", "MNEMO_E2E_INSPECTOR", "inspector", "mcp-inspector", "@modelcontextprotocol/inspector@" + inspectorVersion})
 }
 
 // inspector drives 'mnemo mcp' in a project through the Inspector's CLI.
