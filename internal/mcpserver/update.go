@@ -104,7 +104,6 @@ func (s *Server) proposeUpdate(ctx context.Context, f found, in updateInput) (ou
 	if !wait {
 		return out, false, nil
 	}
-	next.Updated = s.cfg.Now()
 	o, msg, err := s.proposeChange(ctx, f.where, next, v)
 	if err != nil {
 		return out, true, err
