@@ -18,6 +18,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
+	"github.com/mnemo-dev/mnemo/internal/migration"
 	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
@@ -59,15 +60,21 @@ const openLock = FileName + ".lock"
 // database, or is damaged, is set aside and a new one made, once, under
 // [openLock]; what was lost is logged as a warning and kept beside the
 // set-aside file ([Damages]).
+//
+// Only a process holding the lock ever creates the file: every
+// connection opens it "mode=rw", which fails where there is none. A
+// process that opened while another set the file aside would otherwise
+// make a new queue.db, and a WAL the repairer then moved aside as the
+// damaged file's, and the jobs it added would be lost with it.
 func openOrRepair(ctx context.Context, path string, now func() time.Time, log *slog.Logger) (*sql.DB, error) {
 	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
 		db, err := openDB(ctx, path)
 		if err == nil || ctx.Err() != nil {
 			return db, err
 		}
-		// Damaged, or another process is setting the file aside under
-		// us (its -wal and -shm moved: an I/O error): try again under the
-		// lock, where a repair has finished.
+		// Damaged, gone, or another process is setting the file aside
+		// under us (its -wal and -shm moved: an I/O error): try again under
+		// the lock, where a repair has finished.
 	}
 	unlock, err := lockOpen(ctx, path)
 	if err != nil {
@@ -80,9 +87,15 @@ func openOrRepair(ctx context.Context, path string, now func() time.Time, log *s
 			return nil, err
 		}
 	}
+	if err := create(ctx, path); err != nil {
+		return nil, err
+	}
 	db, err := openDB(ctx, path)
 	if damaged(err) {
 		if err := setAside(path, err, now(), log); err != nil {
+			return nil, err
+		}
+		if err := create(ctx, path); err != nil {
 			return nil, err
 		}
 		db, err = openDB(ctx, path)
@@ -90,14 +103,47 @@ func openOrRepair(ctx context.Context, path string, now func() time.Time, log *s
 	return db, err
 }
 
-// empty returns an error when path is an empty file with no WAL: a queue
-// mnemo made always holds its schema, so an empty one was truncated.
-func empty(path string) error {
-	fi, err := os.Stat(path)
-	if err != nil || fi.Size() > 0 {
+// create makes queue.db with its schema where there is none; the caller
+// holds [openLock]. It is made whole under another name and renamed into
+// place, so that no process ever opens a queue.db without its schema.
+func create(ctx context.Context, path string) error {
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
+	tmp := path + ".new"
+	if err := sqlitefile.Remove(tmp); err != nil {
+		return fmt.Errorf("create: %w", err)
+	}
+	// A rollback journal, not a WAL: closed, the file is all there is;
+	// openDB makes it a WAL database.
+	db, err := sql.Open("sqlite", sqlitefile.URI(tmp, "mode=rwc&_pragma=journal_mode(delete)"))
+	if err != nil {
+		return err
+	}
+	db.SetMaxOpenConns(1)
+	err = migration.Apply(ctx, db, migrations, "migration")
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		sqlitefile.Remove(tmp)
+		return fmt.Errorf("create: %w", err)
+	}
+	return nil
+}
+
+// empty returns an error when path is an empty file with no WAL: a queue
+// mnemo made always holds its schema, so an empty one was truncated. The
+// WAL is looked at first: a checkpoint writes the file before it removes
+// the WAL, so a file found empty after its WAL was found gone is empty.
+func empty(path string) error {
 	if wal, err := os.Stat(path + "-wal"); err == nil && wal.Size() > 0 {
+		return nil
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Size() > 0 {
 		return nil
 	}
 	return fmt.Errorf("%w: the file is empty (truncated)", errDamaged)
@@ -115,15 +161,17 @@ func lockOpen(ctx context.Context, path string) (unlock func(), err error) {
 	return func() { fl.Unlock() }, nil
 }
 
+// pragmas are every connection's: busy_timeout, for a hook and the
+// worker write at once; _txlock=immediate takes the write lock at BEGIN so
+// two writers never deadlock upgrading.
+const pragmas = "_pragma=busy_timeout(5000)&_pragma=journal_mode(wal)" +
+	"&_pragma=synchronous(normal)&_txlock=immediate"
+
 // openDB opens queue.db, brings its schema up to date and checks that the
 // file is whole (PRAGMA quick_check: about 2 ms for a queue of 2,000 jobs
 // here, where opening without it takes 0.5 ms; the worker prunes old jobs).
 func openDB(ctx context.Context, path string) (*sql.DB, error) {
-	// busy_timeout: a hook and the worker write at once; _txlock=immediate
-	// takes the write lock at BEGIN so two writers never deadlock upgrading.
-	dsn := sqlitefile.URI(path, "_pragma=busy_timeout(5000)&_pragma=journal_mode(wal)"+
-		"&_pragma=synchronous(normal)&_txlock=immediate")
-	db, err := sql.Open("sqlite", dsn)
+	db, err := sql.Open("sqlite", sqlitefile.URI(path, "mode=rw&"+pragmas))
 	if err != nil {
 		return nil, err
 	}

@@ -138,7 +138,7 @@ func TestOpenDamagedAtOnce(t *testing.T) {
 		t.Error(err)
 	}
 	if ds, _ := Damages(state); len(ds) != 1 {
-		t.Errorf("set aside %d times, want once", len(ds))
+		t.Errorf("set aside %d times, want once: %+v", len(ds), ds)
 	}
 	q, err := Open(ctx, state, nil)
 	if err != nil {
