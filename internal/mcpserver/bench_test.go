@@ -224,7 +224,15 @@ func synthQueries(n int) []string {
 
 // BenchmarkRecallInProcess times the same recall on the same vault with no
 // protocol in between: the part of the round trip that is the ranking itself.
-func BenchmarkRecallInProcess(b *testing.B) {
+func BenchmarkRecallInProcess(b *testing.B) { benchRecallInProcess(b, false) }
+
+// BenchmarkRecallInProcessMeaning is [BenchmarkRecallInProcess] with
+// recall by meaning, the vault given stand-in vectors (see
+// [BenchmarkRecallRoundTripMeaning]) and the queries embedded by the
+// model as the server loads it.
+func BenchmarkRecallInProcessMeaning(b *testing.B) { benchRecallInProcess(b, true) }
+
+func benchRecallInProcess(b *testing.B, meaning bool) {
 	dir := b.TempDir()
 	for name, text := range synthVault(10_000) {
 		p := filepath.Join(dir, filepath.Base(name))
@@ -241,8 +249,15 @@ func BenchmarkRecallInProcess(b *testing.B) {
 	if _, err := db.Sync(ctx, index.Source{Name: "project", Dir: dir}); err != nil {
 		b.Fatal(err)
 	}
-	e := recall.New(db, recall.DefaultConfig())
-	queries := synthQueries(200)
+	cfg := recall.DefaultConfig()
+	if meaning {
+		if _, err := db.EmbedMissing(ctx, standIn{}, nil); err != nil {
+			b.Fatal(err)
+		}
+		cfg.Semantic = embed.NewLazyResident()
+	}
+	e := recall.New(db, cfg)
+	queries := synthQueries(10_000)
 	var times []time.Duration
 	i := 0
 	for b.Loop() {
