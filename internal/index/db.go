@@ -84,6 +84,30 @@ func Open(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
 	}
 	db := &DB{path: path, history: filepath.Join(filepath.Dir(path), HistoryFileName), log: log}
 	err := db.open(ctx)
+	if err != nil && ctx.Err() == nil {
+		// Damaged, or another process is repairing it under us (the
+		// files removed or moved as this one opened them: an I/O error,
+		// a locking protocol error): again, where a repair has finished.
+		err = db.repair(ctx)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: open %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// repair opens the index again under [sqlitefile.LockRepair], where
+// another process's repair has finished, and recovers each file that is
+// still not a database. The hooks of a session start and the worker open
+// the index at the same moment: each setting history.db aside would set
+// aside the new one another made, with what was recorded in it since.
+func (db *DB) repair(ctx context.Context) error {
+	unlock, err := sqlitefile.LockRepair(ctx, db.path)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	err = db.open(ctx)
 	for range 2 { // each file may be damaged
 		if !isNotDatabase(err) {
 			break
@@ -92,10 +116,7 @@ func Open(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
 			err = db.open(ctx)
 		}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("index: open %s: %w", path, err)
-	}
-	return db, nil
+	return err
 }
 
 // recover deletes the index, or sets the history aside (kept for

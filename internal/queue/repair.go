@@ -15,8 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gofrs/flock"
-
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/migration"
 	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
@@ -51,14 +49,9 @@ var errDamaged = errors.New("the database is damaged")
 // damaged reports whether err says queue.db cannot be used as it is.
 func damaged(err error) bool { return errors.Is(err, errDamaged) || sqlitefile.IsDamaged(err) }
 
-// openLock serializes what must not interleave across processes: making
-// a new queue.db, and setting a damaged one aside (two processes that found
-// it damaged would otherwise set aside the new one the first made).
-const openLock = FileName + ".lock"
-
 // openOrRepair opens the queue.db at path. A file that is not a
 // database, or is damaged, is set aside and a new one made, once, under
-// [openLock]; what was lost is logged as a warning and kept beside the
+// [sqlitefile.LockRepair]; what was lost is logged as a warning and kept beside the
 // set-aside file ([Damages]).
 //
 // Only a process holding the lock ever creates the file: every
@@ -76,7 +69,7 @@ func openOrRepair(ctx context.Context, path string, now func() time.Time, log *s
 		// under us (its -wal and -shm moved: an I/O error): try again under
 		// the lock, where a repair has finished.
 	}
-	unlock, err := lockOpen(ctx, path)
+	unlock, err := sqlitefile.LockRepair(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +97,7 @@ func openOrRepair(ctx context.Context, path string, now func() time.Time, log *s
 }
 
 // create makes queue.db with its schema where there is none; the caller
-// holds [openLock]. It is made whole under another name and renamed into
+// holds [sqlitefile.LockRepair]. It is made whole under another name and renamed into
 // place, so that no process ever opens a queue.db without its schema.
 func create(ctx context.Context, path string) error {
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
@@ -147,18 +140,6 @@ func empty(path string) error {
 		return nil
 	}
 	return fmt.Errorf("%w: the file is empty (truncated)", errDamaged)
-}
-
-func lockOpen(ctx context.Context, path string) (unlock func(), err error) {
-	fl := flock.New(filepath.Join(filepath.Dir(path), openLock))
-	ok, err := fl.TryLockContext(ctx, 10*time.Millisecond)
-	if err != nil || !ok {
-		if err == nil {
-			err = ctx.Err()
-		}
-		return nil, fmt.Errorf("lock %s: %w", openLock, err)
-	}
-	return func() { fl.Unlock() }, nil
 }
 
 // pragmas are every connection's: busy_timeout, for a hook and the

@@ -1,12 +1,15 @@
 package sqlitefile
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/gofrs/flock"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -32,8 +35,10 @@ func IsMoved(err error) bool {
 }
 
 // companions are the files SQLite keeps beside a database: they belong to
-// it and go where it goes.
-var companions = []string{"", "-wal", "-shm", "-journal"}
+// it and go where it goes. The database itself comes last: once it is
+// gone from its path, a process may make a new one there, with a WAL or a
+// journal of its own, which must then be left alone.
+var companions = []string{"-wal", "-shm", "-journal", ""}
 
 // asideLayout names a set-aside file by the moment it was set aside, in
 // UTC, so that two damages never share a name and the names sort by time.
@@ -57,6 +62,7 @@ func SetAside(path string, now time.Time) (string, error) {
 
 // Remove deletes a database file and its WAL, shared-memory and
 // rollback journal files.
+// Like [SetAside], it removes the database itself last.
 func Remove(path string) error {
 	for _, suffix := range companions {
 		if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -64,4 +70,23 @@ func Remove(path string) error {
 		}
 	}
 	return nil
+}
+
+// LockRepair takes the lock under which a damaged database at path is set
+// aside or removed and made anew (path + ".lock"), waiting for another
+// process's repair until ctx is done. Two processes that found the file
+// damaged at once would otherwise each set it aside, the second the new
+// one the first made, with what had been written to it since. Holding
+// the lock, a process opens the file again before repairing it: the repair
+// it waited for may have been the one it needed.
+func LockRepair(ctx context.Context, path string) (unlock func(), err error) {
+	fl := flock.New(path + ".lock")
+	ok, err := fl.TryLockContext(ctx, 10*time.Millisecond)
+	if err != nil || !ok {
+		if err == nil {
+			err = ctx.Err()
+		}
+		return nil, fmt.Errorf("lock %s.lock: %w", filepath.Base(path), err)
+	}
+	return func() { fl.Unlock() }, nil
 }
