@@ -4,9 +4,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
-
 	"github.com/mnemo-dev/mnemo/internal/embed/packfile"
 )
 
@@ -30,10 +27,11 @@ type matrix struct {
 	t     packfile.Tensor
 	scale []float32 // the column scales of a Q8Cols tensor
 	dense []float32 // the whole matrix decoded; nil when read as stored
+	kn    kernel    // what multiplies by m, in whose layout it is decoded
 }
 
-func newMatrix(t packfile.Tensor) *matrix {
-	m := &matrix{t: t}
+func newMatrix(t packfile.Tensor, kn kernel) *matrix {
+	m := &matrix{t: t, kn: kn}
 	if t.Kind == packfile.Q8Cols {
 		m.scale = t.Scales()
 	}
@@ -54,9 +52,23 @@ func (m *matrix) cols(i, j0, j1 int, dst, row []float32) {
 	copy(dst, row[j0:j1])
 }
 
+// decode decodes columns j0 to j1 (excluded) of every row into dst, laid
+// out for m.kn (see [kernel.put]).
+func (m *matrix) decode(j0, j1 int, dst []float32, s scratch) {
+	kn, w := m.kn, j1-j0
+	for i := range m.t.Rows {
+		if !kn.panels {
+			m.cols(i, j0, j1, dst[i*w:(i+1)*w], s.row)
+			continue
+		}
+		m.cols(i, j0, j1, s.line[:w], s.row)
+		kn.put(dst, m.t.Rows, w, i, s.line[:w])
+	}
+}
+
 // A scratch holds a worker's buffers for multiplying by stored matrices.
 type scratch struct {
-	chunk, row []float32
+	chunk, row, line []float32
 }
 
 // newScratch returns n workers' buffers, big enough for any matrix of the
@@ -64,21 +76,23 @@ type scratch struct {
 func newScratch(n int) []scratch {
 	s := make([]scratch, n)
 	for i := range s {
-		s[i] = scratch{chunk: make([]float32, hidden*chunkCols), row: make([]float32, hidden)}
+		s[i] = scratch{
+			chunk: make([]float32, hidden*chunkCols),
+			row:   make([]float32, hidden),
+			line:  make([]float32, chunkCols),
+		}
 	}
 	return s
 }
 
 // mulAdd adds x·m to y, for x of n rows of m.t.Rows values and y of n rows
 // of m.t.Cols: each worker of scratch takes chunks of chunkCols columns
-// in turn, decodes one and multiplies by it.
+// in turn, decodes one (unless m is decoded already) and multiplies by
+// it with m.kn.
 func (m *matrix) mulAdd(x []float32, n int, y []float32, workers []scratch) {
-	in, out := m.t.Rows, m.t.Cols
-	a := blas32.General{Rows: n, Cols: in, Stride: in, Data: x}
-	if m.dense != nil {
-		blas32.Gemm(blas.NoTrans, blas.NoTrans, 1, a,
-			blas32.General{Rows: in, Cols: out, Stride: out, Data: m.dense}, 1,
-			blas32.General{Rows: n, Cols: out, Stride: out, Data: y})
+	kn, in, out := m.kn, m.t.Rows, m.t.Cols
+	if m.dense != nil && (!kn.panels || len(workers) < 2) {
+		kn.mulAdd(x, n, in, m.dense, out, y, out)
 		return
 	}
 	var next atomic.Int64
@@ -92,13 +106,14 @@ func (m *matrix) mulAdd(x []float32, n int, y []float32, workers []scratch) {
 				}
 				j1 := min(j0+chunkCols, out)
 				w := j1 - j0
-				for i := range in {
-					m.cols(i, j0, j1, s.chunk[i*w:(i+1)*w], s.row)
+				chunk := s.chunk[:in*w]
+				if m.dense != nil { // its panels of columns j0 to j1 are contiguous
+					chunk = m.dense[j0*in : j1*in]
+				} else {
+					m.decode(j0, j1, chunk, s)
 				}
 				// Each worker writes its own columns of y.
-				blas32.Gemm(blas.NoTrans, blas.NoTrans, 1, a,
-					blas32.General{Rows: in, Cols: w, Stride: w, Data: s.chunk}, 1,
-					blas32.General{Rows: n, Cols: w, Stride: out, Data: y[j0:]})
+				kn.mulAdd(x, n, in, chunk, w, y[j0:], out)
 			}
 		})
 	}

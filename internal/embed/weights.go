@@ -66,13 +66,10 @@ func (w *weights) decodeMatrices() {
 		}
 	}
 	var free []func()
-	row := make([]float32, hidden)
+	s := scratch{row: make([]float32, hidden), line: make([]float32, hidden)}
 	for _, m := range ms {
-		rows, cols := m.t.Rows, m.t.Cols
-		d, f := denseAlloc(rows * cols)
-		for i := range rows {
-			m.cols(i, 0, cols, d[i*cols:(i+1)*cols], row)
-		}
+		d, f := denseAlloc(m.t.Rows * m.t.Cols)
+		m.decode(0, m.t.Cols, d, s)
 		m.dense, free = d, append(free, f)
 	}
 	w.dense = true
@@ -84,9 +81,10 @@ func (w *weights) decodeMatrices() {
 	}, free)
 }
 
-// decodeWeights reads f's tensors, checking each one's shape.
-func decodeWeights(f *packfile.File) (*weights, error) {
-	d := decoder{f: f}
+// decodeWeights reads f's tensors, checking each one's shape, for
+// multiplying by with kn.
+func decodeWeights(f *packfile.File, kn kernel) (*weights, error) {
+	d := decoder{f: f, kn: kn}
 	w := &weights{
 		embed:  d.tensor("embed", vocabRows, embedWidth),
 		timing: d.vector("timing", embedWidth/2),
@@ -123,9 +121,11 @@ func decodeWeights(f *packfile.File) (*weights, error) {
 	return w, nil
 }
 
-// A decoder looks tensors up by name, keeping the first error.
+// A decoder looks tensors up by name, keeping the first error; its
+// matrices are multiplied by with kn.
 type decoder struct {
 	f   *packfile.File
+	kn  kernel
 	err error
 }
 
@@ -142,7 +142,7 @@ func (d *decoder) tensor(name string, rows, cols int) packfile.Tensor {
 }
 
 func (d *decoder) matrix(name string, rows, cols int) *matrix {
-	return newMatrix(d.tensor(name, rows, cols))
+	return newMatrix(d.tensor(name, rows, cols), d.kn)
 }
 
 func (d *decoder) vector(name string, n int) []float32 {

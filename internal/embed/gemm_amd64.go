@@ -1,0 +1,22 @@
+//go:build amd64 && !noasm
+
+package embed
+
+import "golang.org/x/sys/cpu"
+
+// haveKernel tells whether this processor runs panel4 and panel1 (AVX2
+// and FMA; the operating system saving the ymm registers is part of
+// x/sys/cpu's answer).
+func haveKernel() bool { return cpu.X86.HasAVX2 && cpu.X86.HasFMA }
+
+// panel4 adds x's 4 rows (ldx values apart) times the panel p (k rows of
+// [panelCols] values) to y's 4 rows (ldy values apart). See
+// gemm_amd64.s.
+//
+//go:noescape
+func panel4(k int, x *float32, ldx int, p *float32, y *float32, ldy int)
+
+// panel1 adds x's one row times the panel p to y's [panelCols] values.
+//
+//go:noescape
+func panel1(k int, x *float32, p *float32, y *float32)

@@ -1,0 +1,137 @@
+//go:build amd64 && !noasm
+
+#include "textflag.h"
+
+// The kernels of gemm_amd64.go. A panel is k rows of 16 float32 values,
+// contiguous (64 bytes a row); x rows are ldx values apart, y rows ldy.
+
+// func panel4(k int, x *float32, ldx int, p *float32, y *float32, ldy int)
+// adds x's 4 rows times the panel to y's 4 rows of 16 values: 8
+// accumulators (Y0-Y7), the panel's row in Y8-Y9, x broadcast in Y10-Y11.
+TEXT ·panel4(SB), NOSPLIT, $0-48
+	MOVQ k+0(FP), CX
+	MOVQ x+8(FP), SI
+	MOVQ ldx+16(FP), R8
+	MOVQ p+24(FP), DI
+	MOVQ y+32(FP), DX
+	MOVQ ldy+40(FP), R10
+	SHLQ $2, R8
+	SHLQ $2, R10
+	LEAQ (R8)(R8*2), AX   // 3 rows of x
+	LEAQ (R10)(R10*2), BX // 3 rows of y
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	TESTQ CX, CX
+	JZ    store4
+
+loop4:
+	VMOVUPS      (DI), Y8
+	VMOVUPS      32(DI), Y9
+	VBROADCASTSS (SI), Y10
+	VFMADD231PS  Y8, Y10, Y0
+	VFMADD231PS  Y9, Y10, Y1
+	VBROADCASTSS (SI)(R8*1), Y11
+	VFMADD231PS  Y8, Y11, Y2
+	VFMADD231PS  Y9, Y11, Y3
+	VBROADCASTSS (SI)(R8*2), Y10
+	VFMADD231PS  Y8, Y10, Y4
+	VFMADD231PS  Y9, Y10, Y5
+	VBROADCASTSS (SI)(AX*1), Y11
+	VFMADD231PS  Y8, Y11, Y6
+	VFMADD231PS  Y9, Y11, Y7
+	ADDQ         $4, SI
+	ADDQ         $64, DI
+	DECQ         CX
+	JNZ          loop4
+
+store4:
+	VADDPS  (DX), Y0, Y0
+	VADDPS  32(DX), Y1, Y1
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	VADDPS  (DX)(R10*1), Y2, Y2
+	VADDPS  32(DX)(R10*1), Y3, Y3
+	VMOVUPS Y2, (DX)(R10*1)
+	VMOVUPS Y3, 32(DX)(R10*1)
+	VADDPS  (DX)(R10*2), Y4, Y4
+	VADDPS  32(DX)(R10*2), Y5, Y5
+	VMOVUPS Y4, (DX)(R10*2)
+	VMOVUPS Y5, 32(DX)(R10*2)
+	VADDPS  (DX)(BX*1), Y6, Y6
+	VADDPS  32(DX)(BX*1), Y7, Y7
+	VMOVUPS Y6, (DX)(BX*1)
+	VMOVUPS Y7, 32(DX)(BX*1)
+	VZEROUPPER
+	RET
+
+// func panel1(k int, x *float32, p *float32, y *float32)
+// adds x's one row times the panel to y's 16 values. One row alone would
+// keep only 2 accumulators busy, so the panel's rows are taken 4 at a
+// time, each into its own pair (Y0-Y7), summed at the end.
+TEXT ·panel1(SB), NOSPLIT, $0-32
+	MOVQ k+0(FP), CX
+	MOVQ x+8(FP), SI
+	MOVQ p+16(FP), DI
+	MOVQ y+24(FP), DX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	CMPQ CX, $4
+	JLT  tail1
+
+loop1:
+	VBROADCASTSS (SI), Y8
+	VFMADD231PS  (DI), Y8, Y0
+	VFMADD231PS  32(DI), Y8, Y1
+	VBROADCASTSS 4(SI), Y9
+	VFMADD231PS  64(DI), Y9, Y2
+	VFMADD231PS  96(DI), Y9, Y3
+	VBROADCASTSS 8(SI), Y10
+	VFMADD231PS  128(DI), Y10, Y4
+	VFMADD231PS  160(DI), Y10, Y5
+	VBROADCASTSS 12(SI), Y11
+	VFMADD231PS  192(DI), Y11, Y6
+	VFMADD231PS  224(DI), Y11, Y7
+	ADDQ         $16, SI
+	ADDQ         $256, DI
+	SUBQ         $4, CX
+	CMPQ         CX, $4
+	JGE          loop1
+
+tail1:
+	TESTQ CX, CX
+	JZ    sum1
+
+step1:
+	VBROADCASTSS (SI), Y8
+	VFMADD231PS  (DI), Y8, Y0
+	VFMADD231PS  32(DI), Y8, Y1
+	ADDQ         $4, SI
+	ADDQ         $64, DI
+	DECQ         CX
+	JNZ          step1
+
+sum1:
+	VADDPS  Y2, Y0, Y0
+	VADDPS  Y3, Y1, Y1
+	VADDPS  Y6, Y4, Y4
+	VADDPS  Y7, Y5, Y5
+	VADDPS  Y4, Y0, Y0
+	VADDPS  Y5, Y1, Y1
+	VADDPS  (DX), Y0, Y0
+	VADDPS  32(DX), Y1, Y1
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	VZEROUPPER
+	RET

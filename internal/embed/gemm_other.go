@@ -1,0 +1,38 @@
+//go:build !amd64 || noasm
+
+package embed
+
+import "unsafe"
+
+// haveKernel tells whether the assembly kernels run here: they exist for
+// amd64 only, so multiplying is gonum's (see [kernel]).
+func haveKernel() bool { return false }
+
+// panel4 is gemm_amd64.s's kernel in Go, so that the panel layout works
+// (and is tested) everywhere, though it is chosen only where the
+// assembly runs.
+func panel4(k int, x *float32, ldx int, p *float32, y *float32, ldy int) {
+	xs := unsafe.Slice(x, 3*ldx+k)
+	ys := unsafe.Slice(y, 3*ldy+panelCols)
+	ps := unsafe.Slice(p, k*panelCols)
+	for r := range 4 {
+		panelRow(xs[r*ldx:r*ldx+k], ps, ys[r*ldy:r*ldy+panelCols])
+	}
+}
+
+// panel1 is gemm_amd64.s's one-row kernel in Go (see [panel4]).
+func panel1(k int, x *float32, p *float32, y *float32) {
+	panelRow(unsafe.Slice(x, k), unsafe.Slice(p, k*panelCols), unsafe.Slice(y, panelCols))
+}
+
+func panelRow(x, p, y []float32) {
+	var acc [panelCols]float32
+	for l, v := range x {
+		for j, w := range p[l*panelCols : (l+1)*panelCols] {
+			acc[j] += v * w
+		}
+	}
+	for j, a := range acc {
+		y[j] += a
+	}
+}
