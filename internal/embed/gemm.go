@@ -35,10 +35,11 @@ import (
 // stores W in.
 const panelCols = 16
 
-// A kernel multiplies activations by weight matrices laid out for it:
-// in panels of [panelCols] columns for the assembly kernels (see the
-// top of this file), or row-major for gonum. The encoder's matrices are
-// decoded into the layout of the kernel its weights were loaded with.
+// A kernel multiplies activations by weight matrices. With panels, it
+// multiplies with panel4 and panel1 (gemm_amd64.s, or their Go versions
+// where the assembly does not run), and the matrices it decodes whole
+// it lays out in panels (see [kernel.put]); without, gonum multiplies
+// and every matrix is row-major.
 type kernel struct {
 	panels bool
 }
@@ -46,7 +47,8 @@ type kernel struct {
 // newKernel returns the fastest kernel this processor runs.
 func newKernel() kernel { return kernel{panels: haveKernel()} }
 
-// put stores row i of a k×m matrix into w, laid out for kn.
+// put stores row i of a k×m matrix into w, laid out for kn: in panels of
+// [panelCols] columns, one after another, or row-major.
 func (kn kernel) put(w []float32, k, m, i int, row []float32) {
 	if !kn.panels {
 		copy(w[i*m:(i+1)*m], row)
@@ -60,37 +62,43 @@ func (kn kernel) put(w []float32, k, m, i int, row []float32) {
 	}
 }
 
-// mulAdd adds x·w to y, for x of n rows of k values, w a k×m matrix laid
-// out for kn (k·m values) and y of n rows of m values, ldy apart.
-func (kn kernel) mulAdd(x []float32, n, k int, w []float32, m int, y []float32, ldy int) {
+// mulAdd adds x·w to y, for x of n rows of k values, w a k×m matrix (k·m
+// values) and y of n rows of m values, ldy apart. w is laid out as
+// [kernel.put] lays it out when panels, row-major otherwise.
+func (kn kernel) mulAdd(x []float32, n, k int, w []float32, m int, panels bool, y []float32, ldy int) {
 	if n == 0 || k == 0 || m == 0 {
 		return
 	}
-	// The assembly reads and writes where these bounds say.
+	// The assembly reads and writes within these bounds.
 	_, _, _ = x[n*k-1], w[k*m-1], y[(n-1)*ldy+m-1]
-	if !kn.panels {
-		blas32.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas32.General{Rows: n, Cols: k, Stride: k, Data: x},
-			blas32.General{Rows: k, Cols: m, Stride: m, Data: w}, 1,
-			blas32.General{Rows: n, Cols: m, Stride: ldy, Data: y})
+	if !kn.panels && !panels {
+		gemm(x, n, k, w, m, m, y, ldy)
 		return
 	}
-	full := m - m%panelCols
-	for c := 0; c < full; c += panelCols {
-		p := &w[c*k]
+	for c := 0; c < m; c += panelCols {
+		r := min(panelCols, m-c)
+		p, ldp := w[c:], m // the panel's first row, and how far apart its rows are
+		if panels {
+			p, ldp = w[c*k:], r
+		}
+		if !kn.panels || r < panelCols {
+			gemm(x, n, k, p, r, ldp, y[c:], ldy)
+			continue
+		}
 		i := 0
 		for ; i+4 <= n; i += 4 {
-			panel4(k, &x[i*k], k, p, &y[i*ldy+c], ldy)
+			panel4(k, &x[i*k], k, &p[0], ldp, &y[i*ldy+c], ldy)
 		}
 		for ; i < n; i++ {
-			panel1(k, &x[i*k], p, &y[i*ldy+c])
+			panel1(k, &x[i*k], &p[0], ldp, &y[i*ldy+c])
 		}
 	}
-	if full < m {
-		r := m - full
-		blas32.Gemm(blas.NoTrans, blas.NoTrans, 1,
-			blas32.General{Rows: n, Cols: k, Stride: k, Data: x},
-			blas32.General{Rows: k, Cols: r, Stride: r, Data: w[full*k:]}, 1,
-			blas32.General{Rows: n, Cols: r, Stride: ldy, Data: y[full:]})
-	}
+}
+
+// gemm is gonum's y += x·w, for w of k rows of m values, ldw apart.
+func gemm(x []float32, n, k int, w []float32, m, ldw int, y []float32, ldy int) {
+	blas32.Gemm(blas.NoTrans, blas.NoTrans, 1,
+		blas32.General{Rows: n, Cols: k, Stride: k, Data: x},
+		blas32.General{Rows: k, Cols: m, Stride: ldw, Data: w}, 1,
+		blas32.General{Rows: n, Cols: m, Stride: ldy, Data: y})
 }

@@ -10,13 +10,14 @@ import "golang.org/x/sys/cpu"
 func haveKernel() bool { return cpu.X86.HasAVX2 && cpu.X86.HasFMA }
 
 // panel4 adds x's 4 rows (ldx values apart) times the panel p (k rows of
-// [panelCols] values) to y's 4 rows (ldy values apart). See
+// [panelCols] values, ldp apart) to y's 4 rows (ldy values apart). See
 // gemm_amd64.s.
 //
 //go:noescape
-func panel4(k int, x *float32, ldx int, p *float32, y *float32, ldy int)
+func panel4(k int, x *float32, ldx int, p *float32, ldp int, y *float32, ldy int)
 
-// panel1 adds x's one row times the panel p to y's [panelCols] values.
+// panel1 adds x's one row times the panel p (rows ldp apart) to y's
+// [panelCols] values.
 //
 //go:noescape
-func panel1(k int, x *float32, p *float32, y *float32)
+func panel1(k int, x *float32, p *float32, ldp int, y *float32)

@@ -2,20 +2,23 @@
 
 #include "textflag.h"
 
-// The kernels of gemm_amd64.go. A panel is k rows of 16 float32 values,
-// contiguous (64 bytes a row); x rows are ldx values apart, y rows ldy.
+// The kernels of gemm.go (see there). A panel is k rows of 16 float32
+// values, ldp values apart (16 when its rows are contiguous); x's rows
+// are ldx values apart, y's ldy.
 
-// func panel4(k int, x *float32, ldx int, p *float32, y *float32, ldy int)
+// func panel4(k int, x *float32, ldx int, p *float32, ldp int, y *float32, ldy int)
 // adds x's 4 rows times the panel to y's 4 rows of 16 values: 8
 // accumulators (Y0-Y7), the panel's row in Y8-Y9, x broadcast in Y10-Y11.
-TEXT ·panel4(SB), NOSPLIT, $0-48
+TEXT ·panel4(SB), NOSPLIT, $0-56
 	MOVQ k+0(FP), CX
 	MOVQ x+8(FP), SI
 	MOVQ ldx+16(FP), R8
 	MOVQ p+24(FP), DI
-	MOVQ y+32(FP), DX
-	MOVQ ldy+40(FP), R10
+	MOVQ ldp+32(FP), R9
+	MOVQ y+40(FP), DX
+	MOVQ ldy+48(FP), R10
 	SHLQ $2, R8
+	SHLQ $2, R9
 	SHLQ $2, R10
 	LEAQ (R8)(R8*2), AX   // 3 rows of x
 	LEAQ (R10)(R10*2), BX // 3 rows of y
@@ -46,7 +49,7 @@ loop4:
 	VFMADD231PS  Y8, Y11, Y6
 	VFMADD231PS  Y9, Y11, Y7
 	ADDQ         $4, SI
-	ADDQ         $64, DI
+	ADDQ         R9, DI
 	DECQ         CX
 	JNZ          loop4
 
@@ -70,15 +73,18 @@ store4:
 	VZEROUPPER
 	RET
 
-// func panel1(k int, x *float32, p *float32, y *float32)
+// func panel1(k int, x *float32, p *float32, ldp int, y *float32)
 // adds x's one row times the panel to y's 16 values. One row alone would
 // keep only 2 accumulators busy, so the panel's rows are taken 4 at a
 // time, each into its own pair (Y0-Y7), summed at the end.
-TEXT ·panel1(SB), NOSPLIT, $0-32
+TEXT ·panel1(SB), NOSPLIT, $0-40
 	MOVQ k+0(FP), CX
 	MOVQ x+8(FP), SI
 	MOVQ p+16(FP), DI
-	MOVQ y+24(FP), DX
+	MOVQ ldp+24(FP), R9
+	MOVQ y+32(FP), DX
+	SHLQ $2, R9
+	LEAQ (R9)(R9*2), R11 // 3 rows of the panel
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -95,16 +101,16 @@ loop1:
 	VFMADD231PS  (DI), Y8, Y0
 	VFMADD231PS  32(DI), Y8, Y1
 	VBROADCASTSS 4(SI), Y9
-	VFMADD231PS  64(DI), Y9, Y2
-	VFMADD231PS  96(DI), Y9, Y3
+	VFMADD231PS  (DI)(R9*1), Y9, Y2
+	VFMADD231PS  32(DI)(R9*1), Y9, Y3
 	VBROADCASTSS 8(SI), Y10
-	VFMADD231PS  128(DI), Y10, Y4
-	VFMADD231PS  160(DI), Y10, Y5
+	VFMADD231PS  (DI)(R9*2), Y10, Y4
+	VFMADD231PS  32(DI)(R9*2), Y10, Y5
 	VBROADCASTSS 12(SI), Y11
-	VFMADD231PS  192(DI), Y11, Y6
-	VFMADD231PS  224(DI), Y11, Y7
+	VFMADD231PS  (DI)(R11*1), Y11, Y6
+	VFMADD231PS  32(DI)(R11*1), Y11, Y7
 	ADDQ         $16, SI
-	ADDQ         $256, DI
+	LEAQ         (DI)(R9*4), DI
 	SUBQ         $4, CX
 	CMPQ         CX, $4
 	JGE          loop1
@@ -118,7 +124,7 @@ step1:
 	VFMADD231PS  (DI), Y8, Y0
 	VFMADD231PS  32(DI), Y8, Y1
 	ADDQ         $4, SI
-	ADDQ         $64, DI
+	ADDQ         R9, DI
 	DECQ         CX
 	JNZ          step1
 

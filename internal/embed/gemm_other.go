@@ -11,28 +11,27 @@ func haveKernel() bool { return false }
 // panel4 is gemm_amd64.s's kernel in Go, so that the panel layout works
 // (and is tested) everywhere, though it is chosen only where the
 // assembly runs.
-func panel4(k int, x *float32, ldx int, p *float32, y *float32, ldy int) {
+func panel4(k int, x *float32, ldx int, p *float32, ldp int, y *float32, ldy int) {
 	xs := unsafe.Slice(x, 3*ldx+k)
 	ys := unsafe.Slice(y, 3*ldy+panelCols)
-	ps := unsafe.Slice(p, k*panelCols)
 	for r := range 4 {
-		panelRow(xs[r*ldx:r*ldx+k], ps, ys[r*ldy:r*ldy+panelCols])
+		panel1(k, &xs[r*ldx], p, ldp, &ys[r*ldy])
 	}
 }
 
 // panel1 is gemm_amd64.s's one-row kernel in Go (see [panel4]).
-func panel1(k int, x *float32, p *float32, y *float32) {
-	panelRow(unsafe.Slice(x, k), unsafe.Slice(p, k*panelCols), unsafe.Slice(y, panelCols))
-}
-
-func panelRow(x, p, y []float32) {
+func panel1(k int, x *float32, p *float32, ldp int, y *float32) {
+	if k == 0 {
+		return
+	}
+	xs, ps, ys := unsafe.Slice(x, k), unsafe.Slice(p, (k-1)*ldp+panelCols), unsafe.Slice(y, panelCols)
 	var acc [panelCols]float32
-	for l, v := range x {
-		for j, w := range p[l*panelCols : (l+1)*panelCols] {
+	for l, v := range xs {
+		for j, w := range ps[l*ldp : l*ldp+panelCols] {
 			acc[j] += v * w
 		}
 	}
 	for j, a := range acc {
-		y[j] += a
+		ys[j] += a
 	}
 }

@@ -23,15 +23,18 @@ func TestKernelMulAdd(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, kn := range []kernel{{panels: true}, {panels: false}} {
-		for _, s := range shapes {
-			t.Run(fmt.Sprintf("panels=%v/%dx%dx%d", kn.panels, s.n, s.k, s.m), func(t *testing.T) {
-				testMulAdd(t, kn, s.n, s.k, s.m, rng)
-			})
+		for _, panels := range []bool{true, false} {
+			for _, s := range shapes {
+				name := fmt.Sprintf("kernel panels=%v/w in panels=%v/%dx%dx%d", kn.panels, panels, s.n, s.k, s.m)
+				t.Run(name, func(t *testing.T) {
+					testMulAdd(t, kn, panels, s.n, s.k, s.m, rng)
+				})
+			}
 		}
 	}
 }
 
-func testMulAdd(t *testing.T, kn kernel, n, k, m int, rng *rand.Rand) {
+func testMulAdd(t *testing.T, kn kernel, panels bool, n, k, m int, rng *rand.Rand) {
 	random := func(size int) []float32 {
 		v := make([]float32, size)
 		for i := range v {
@@ -42,9 +45,12 @@ func testMulAdd(t *testing.T, kn kernel, n, k, m int, rng *rand.Rand) {
 	x, w := random(n*k), random(k*m)
 	ldy := m + 3 // y's rows are apart by more than m: columns past m stay as they were
 	y := random(n * ldy)
-	laid := make([]float32, k*m)
-	for l := range k {
-		kn.put(laid, k, m, l, w[l*m:(l+1)*m])
+	laid := w
+	if panels {
+		laid = make([]float32, k*m)
+		for l := range k {
+			kernel{panels: true}.put(laid, k, m, l, w[l*m:(l+1)*m])
+		}
 	}
 	want := make([]float64, len(y))
 	bound := make([]float64, len(y)) // what float32 rounding may move each value by
@@ -60,7 +66,7 @@ func testMulAdd(t *testing.T, kn kernel, n, k, m int, rng *rand.Rand) {
 			}
 		}
 	}
-	kn.mulAdd(x, n, k, laid, m, y, ldy)
+	kn.mulAdd(x, n, k, laid, m, panels, y, ldy)
 	for i, v := range y {
 		tol := 1e-6*bound[i] + 1e-6*math.Abs(want[i])
 		if d := math.Abs(float64(v) - want[i]); d > tol {

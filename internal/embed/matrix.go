@@ -52,23 +52,9 @@ func (m *matrix) cols(i, j0, j1 int, dst, row []float32) {
 	copy(dst, row[j0:j1])
 }
 
-// decode decodes columns j0 to j1 (excluded) of every row into dst, laid
-// out for m.kn (see [kernel.put]).
-func (m *matrix) decode(j0, j1 int, dst []float32, s scratch) {
-	kn, w := m.kn, j1-j0
-	for i := range m.t.Rows {
-		if !kn.panels {
-			m.cols(i, j0, j1, dst[i*w:(i+1)*w], s.row)
-			continue
-		}
-		m.cols(i, j0, j1, s.line[:w], s.row)
-		kn.put(dst, m.t.Rows, w, i, s.line[:w])
-	}
-}
-
 // A scratch holds a worker's buffers for multiplying by stored matrices.
 type scratch struct {
-	chunk, row, line []float32
+	chunk, row []float32
 }
 
 // newScratch returns n workers' buffers, big enough for any matrix of the
@@ -76,11 +62,7 @@ type scratch struct {
 func newScratch(n int) []scratch {
 	s := make([]scratch, n)
 	for i := range s {
-		s[i] = scratch{
-			chunk: make([]float32, hidden*chunkCols),
-			row:   make([]float32, hidden),
-			line:  make([]float32, chunkCols),
-		}
+		s[i] = scratch{chunk: make([]float32, hidden*chunkCols), row: make([]float32, hidden)}
 	}
 	return s
 }
@@ -92,7 +74,7 @@ func newScratch(n int) []scratch {
 func (m *matrix) mulAdd(x []float32, n int, y []float32, workers []scratch) {
 	kn, in, out := m.kn, m.t.Rows, m.t.Cols
 	if m.dense != nil && (!kn.panels || len(workers) < 2) {
-		kn.mulAdd(x, n, in, m.dense, out, y, out)
+		kn.mulAdd(x, n, in, m.dense, out, kn.panels, y, out)
 		return
 	}
 	var next atomic.Int64
@@ -106,14 +88,15 @@ func (m *matrix) mulAdd(x []float32, n int, y []float32, workers []scratch) {
 				}
 				j1 := min(j0+chunkCols, out)
 				w := j1 - j0
-				chunk := s.chunk[:in*w]
-				if m.dense != nil { // its panels of columns j0 to j1 are contiguous
-					chunk = m.dense[j0*in : j1*in]
-				} else {
-					m.decode(j0, j1, chunk, s)
-				}
 				// Each worker writes its own columns of y.
-				kn.mulAdd(x, n, in, chunk, w, y[j0:], out)
+				if m.dense != nil { // its panels of columns j0 to j1 are contiguous
+					kn.mulAdd(x, n, in, m.dense[j0*in:j1*in], w, true, y[j0:], out)
+					continue
+				}
+				for i := range in {
+					m.cols(i, j0, j1, s.chunk[i*w:(i+1)*w], s.row)
+				}
+				kn.mulAdd(x, n, in, s.chunk[:in*w], w, false, y[j0:], out)
 			}
 		})
 	}

@@ -66,10 +66,14 @@ func (w *weights) decodeMatrices() {
 		}
 	}
 	var free []func()
-	s := scratch{row: make([]float32, hidden), line: make([]float32, hidden)}
+	row, line := make([]float32, hidden), make([]float32, hidden)
 	for _, m := range ms {
-		d, f := denseAlloc(m.t.Rows * m.t.Cols)
-		m.decode(0, m.t.Cols, d, s)
+		rows, cols := m.t.Rows, m.t.Cols
+		d, f := denseAlloc(rows * cols)
+		for i := range rows {
+			m.cols(i, 0, cols, line[:cols], row)
+			m.kn.put(d, rows, cols, i, line[:cols])
+		}
 		m.dense, free = d, append(free, f)
 	}
 	w.dense = true

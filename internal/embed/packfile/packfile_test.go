@@ -191,3 +191,42 @@ func BenchmarkDecode(b *testing.B) {
 		})
 	}
 }
+
+// TestQ4RangeEdges checks every range of columns of a [Q4] row, starting
+// and ending in either half of a byte and across groups, against the
+// values of the row decoded whole, one at a time as a reference.
+func TestQ4RangeEdges(t *testing.T) {
+	const rows, cols = 2, 2*Q4Group + 6
+	v := make([]float32, rows*cols)
+	for i := range v {
+		v[i] = float32(math.Cos(float64(i))) * float32(1+i%5)
+	}
+	tt, err := Encode("q", Q4, rows, cols, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := q4Groups(cols)
+	for i := range rows {
+		want := make([]float32, cols)
+		for j := range want {
+			g := j / Q4Group
+			b := tt.data[2*rows*groups+i*cols/2+j/2]
+			if j%2 == 1 {
+				b >>= 4
+			}
+			s := bf16(tt.data[2*(i*groups+g)], tt.data[2*(i*groups+g)+1])
+			want[j] = q4Levels[b&0xf] * s
+		}
+		for j0 := range cols {
+			for j1 := j0 + 1; j1 <= cols; j1++ {
+				got := make([]float32, j1-j0)
+				tt.Q4Range(i, j0, j1, got)
+				for j := range got {
+					if got[j] != want[j0+j] {
+						t.Fatalf("Q4Range(%d, %d, %d)[%d] = %v, want %v", i, j0, j1, j, got[j], want[j0+j])
+					}
+				}
+			}
+		}
+	}
+}
