@@ -136,6 +136,12 @@ func q4Groups(cols int) int { return (cols + Q4Group - 1) / Q4Group }
 // byte (the first in the low nibble), each stored plus 8. A group's 16
 // levels are scaled once, and a byte's two values are taken together.
 func (t Tensor) Q4Range(i, j0, j1 int, dst []float32) {
+	t.q4Range(i, j0, j1, dst, true)
+}
+
+// q4Range is [Tensor.Q4Range], decoding the whole groups of the range
+// with assembly where it runs and asm is set.
+func (t Tensor) q4Range(i, j0, j1 int, dst []float32, asm bool) {
 	groups := q4Groups(t.Cols)
 	scales := t.data[2*i*groups : 2*(i+1)*groups]
 	v := t.data[2*t.Rows*groups+i*t.Cols/2:]
@@ -143,6 +149,11 @@ func (t Tensor) Q4Range(i, j0, j1 int, dst []float32) {
 	var lv [16]float32
 	for j := j0; j < j1; {
 		g := j / Q4Group
+		if n := (j1 - j) / Q4Group; asm && j%Q4Group == 0 && n > 0 &&
+			q4Whole(dst[j-j0:j-j0+n*Q4Group], v[j/2:], scales[2*g:]) {
+			j += n * Q4Group
+			continue
+		}
 		s := bf16(scales[2*g], scales[2*g+1])
 		for l, q := range q4Levels {
 			lv[l] = q * s

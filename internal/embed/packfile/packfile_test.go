@@ -193,10 +193,11 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 // TestQ4RangeEdges checks every range of columns of a [Q4] row, starting
-// and ending in either half of a byte and across groups, against the
-// values of the row decoded whole, one at a time as a reference.
+// and ending in either half of a byte, within a group or across groups,
+// decoded with the assembly (where it runs) and without, against each
+// value decoded alone.
 func TestQ4RangeEdges(t *testing.T) {
-	const rows, cols = 2, 2*Q4Group + 6
+	const rows, cols = 2, 4*Q4Group + 6
 	v := make([]float32, rows*cols)
 	for i := range v {
 		v[i] = float32(math.Cos(float64(i))) * float32(1+i%5)
@@ -219,11 +220,13 @@ func TestQ4RangeEdges(t *testing.T) {
 		}
 		for j0 := range cols {
 			for j1 := j0 + 1; j1 <= cols; j1++ {
-				got := make([]float32, j1-j0)
-				tt.Q4Range(i, j0, j1, got)
-				for j := range got {
-					if got[j] != want[j0+j] {
-						t.Fatalf("Q4Range(%d, %d, %d)[%d] = %v, want %v", i, j0, j1, j, got[j], want[j0+j])
+				for _, asm := range []bool{true, false} {
+					got := make([]float32, j1-j0)
+					tt.q4Range(i, j0, j1, got, asm)
+					for j := range got {
+						if got[j] != want[j0+j] {
+							t.Fatalf("q4Range(%d, %d, %d, asm %v)[%d] = %v, want %v", i, j0, j1, asm, j, got[j], want[j0+j])
+						}
 					}
 				}
 			}
