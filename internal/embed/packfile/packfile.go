@@ -215,10 +215,19 @@ func (t Tensor) Q8Row(i int, scale, dst []float32) {
 // Q8Range decodes columns j0 to j1 (excluded) of row i of a [Q8Cols]
 // tensor into dst, given its [Tensor.Scales].
 func (t Tensor) Q8Range(i, j0, j1 int, scale, dst []float32) {
+	t.q8Range(i, j0, j1, scale, dst, true)
+}
+
+// q8Range is [Tensor.Q8Range], with assembly where it runs and asm is set.
+func (t Tensor) q8Range(i, j0, j1 int, scale, dst []float32, asm bool) {
 	n := t.Cols
 	v := t.data[4*n+i*n+j0 : 4*n+i*n+j1]
 	scale, dst = scale[j0:j1], dst[:j1-j0]
-	for j := range dst {
+	j := 0
+	if asm {
+		j = q8Whole(dst, v, scale)
+	}
+	for ; j < len(dst); j++ {
 		dst[j] = float32(int8(v[j])) * scale[j]
 	}
 }

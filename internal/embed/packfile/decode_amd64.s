@@ -63,3 +63,29 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func q8Decode(dst *float32, v *byte, scale *float32, n int)
+// decodes n·8 [Q8Cols] values: each int8 of v widened, converted and
+// multiplied by its column's scale, 8 at a time.
+TEXT ·q8Decode(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ v+8(FP), SI
+	MOVQ scale+16(FP), BX
+	MOVQ n+24(FP), CX
+	TESTQ CX, CX
+	JZ    done8
+
+loop8:
+	VPMOVSXBD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS    (BX), Y0, Y0
+	VMOVUPS   Y0, (DI)
+	ADDQ      $8, SI
+	ADDQ      $32, BX
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       loop8
+
+done8:
+	VZEROUPPER
+	RET

@@ -1,7 +1,0 @@
-//go:build !amd64 || noasm
-
-package packfile
-
-// q4Whole would decode whole groups of [Q4] values with assembly (see
-// q4_amd64.go): there is none here.
-func q4Whole(dst []float32, v, scales string) bool { return false }
