@@ -6,23 +6,35 @@
 // gonum's sgemm computes it as one 4-wide SSE axpy per element of x,
 // loading and storing a row of y each time, without FMA: 7.2 ms of CPU
 // for a query of about 10 tokens. Where the processor has AVX2 and FMA
-// (amd64, checked with x/sys/cpu), W is instead stored in panels of
-// [panelCols] columns, k rows of 16 contiguous values each, and the
-// assembly kernels of gemm_amd64.s keep a 4×16 block of y in 8 ymm
-// registers over the whole of k: per row of the panel, two loads of W,
-// four broadcasts of x and 8 FMAs, y loaded and stored once. A panel
-// (at most 96 KB) stays in L2 while every block of 4 rows of x goes
-// through it, and it is read from memory in order, which the prefetcher
-// follows; read in place in a row-major W, the 16 columns of a panel are
-// a line every 2 to 6 KB, on another page every row or two. Rows left
-// over (n not a multiple of 4: the last layer's mean, the pooling) go
-// one at a time through a kernel that takes the panel's rows 4 at a time
-// into 4 pairs of accumulators, so that it too keeps 8 FMAs in flight. A
-// last panel narrower than 16 columns (no matrix of the model has one)
-// goes to gonum.
+// (amd64, checked with x/sys/cpu), the assembly kernels of gemm_amd64.s
+// multiply instead, a panel of 16 columns of W at a time: panel4 keeps a
+// 4×16 block of y in 8 ymm registers over the whole of k (per row of the
+// panel two loads of W, four broadcasts of x, 8 FMAs; y is loaded and
+// stored once). Rows left over (n not a multiple of 4: the last layer's
+// mean, the pooling) go one at a time through panel1, which takes the
+// panel's rows 4 at a time into 4 pairs of accumulators so that it too
+// keeps 8 FMAs in flight. With AVX-512, blocks of 8 rows go through
+// panel8z: 8 zmm accumulators, one load of the panel's row, x broadcast
+// by each FMA from memory. A panel narrower than 16 columns (no matrix of
+// the model has one) goes to gonum.
+//
+// The resident matrices are laid out in panels (k rows of 16 contiguous
+// values, one panel after another): a panel, at most 96 KB, stays in L2
+// while every block of rows goes through it, and it is read from memory
+// in order, which the prefetcher follows. In place in a row-major W the
+// 16 columns are a line every 2 to 6 KB, on another page every row or
+// two. The stream path's chunk (chunkCols columns, decoded just before)
+// is in L2 whatever its layout, so it stays row-major: copying it into
+// panels cost more than it saved.
+//
+// BenchmarkKernel, 512×1536, resident layout, load ~8 on 2 cores (µs):
+// gonum 297 / 602 / 2,430 / 3,912 for 1 / 2 / 10 / 16 rows; AVX2 panels
+// 98 / 108 / 270 / 401 (up to 4 rows it reads W, 3 MB, at ~30 GB/s and
+// no faster); AVX-512 200 at 10 rows, 270 at 16.
 //
 // Elsewhere (no AVX2 or FMA, another architecture, or built with the
-// noasm tag) W stays row-major and gonum multiplies it, as before.
+// noasm tag) every matrix stays row-major and gonum multiplies it, as
+// before.
 
 package embed
 
@@ -42,10 +54,14 @@ const panelCols = 16
 // and every matrix is row-major.
 type kernel struct {
 	panels bool
+	zmm    bool // with panels: blocks of 8 rows go through panel8z (AVX-512)
 }
 
 // newKernel returns the fastest kernel this processor runs.
-func newKernel() kernel { return kernel{panels: haveKernel()} }
+func newKernel() kernel {
+	panels, zmm := haveKernel()
+	return kernel{panels: panels, zmm: zmm}
+}
 
 // put stores row i of a k×m matrix into w, laid out for kn: in panels of
 // [panelCols] columns, one after another, or row-major.
@@ -86,6 +102,9 @@ func (kn kernel) mulAdd(x []float32, n, k int, w []float32, m int, panels bool, 
 			continue
 		}
 		i := 0
+		for ; kn.zmm && i+8 <= n; i += 8 {
+			panel8z(k, &x[i*k], k, &p[0], ldp, &y[i*ldy+c], ldy)
+		}
 		for ; i+4 <= n; i += 4 {
 			panel4(k, &x[i*k], k, &p[0], ldp, &y[i*ldy+c], ldy)
 		}

@@ -141,3 +141,68 @@ sum1:
 	VMOVUPS Y1, 32(DX)
 	VZEROUPPER
 	RET
+
+// func panel8z(k int, x *float32, ldx int, p *float32, ldp int, y *float32, ldy int)
+// is panel4 for 8 rows with AVX-512: 8 zmm accumulators, one load of the
+// panel's row, each x broadcast from memory by its FMA.
+TEXT ·panel8z(SB), NOSPLIT, $0-56
+	MOVQ k+0(FP), CX
+	MOVQ x+8(FP), SI
+	MOVQ ldx+16(FP), R8
+	MOVQ p+24(FP), DI
+	MOVQ ldp+32(FP), R9
+	MOVQ y+40(FP), DX
+	MOVQ ldy+48(FP), R10
+	SHLQ $2, R8
+	SHLQ $2, R9
+	SHLQ $2, R10
+	LEAQ (R8)(R8*2), AX   // 3 rows of x
+	LEAQ (SI)(R8*4), R11  // x's row 4
+	LEAQ (R10)(R10*2), BX // 3 rows of y
+	LEAQ (DX)(R10*4), R12 // y's row 4
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	TESTQ CX, CX
+	JZ    store8
+
+loop8:
+	VMOVUPS          (DI), Z8
+	VFMADD231PS.BCST (SI), Z8, Z0
+	VFMADD231PS.BCST (SI)(R8*1), Z8, Z1
+	VFMADD231PS.BCST (SI)(R8*2), Z8, Z2
+	VFMADD231PS.BCST (SI)(AX*1), Z8, Z3
+	VFMADD231PS.BCST (R11), Z8, Z4
+	VFMADD231PS.BCST (R11)(R8*1), Z8, Z5
+	VFMADD231PS.BCST (R11)(R8*2), Z8, Z6
+	VFMADD231PS.BCST (R11)(AX*1), Z8, Z7
+	ADDQ             $4, SI
+	ADDQ             $4, R11
+	ADDQ             R9, DI
+	DECQ             CX
+	JNZ              loop8
+
+store8:
+	VADDPS  (DX), Z0, Z0
+	VMOVUPS Z0, (DX)
+	VADDPS  (DX)(R10*1), Z1, Z1
+	VMOVUPS Z1, (DX)(R10*1)
+	VADDPS  (DX)(R10*2), Z2, Z2
+	VMOVUPS Z2, (DX)(R10*2)
+	VADDPS  (DX)(BX*1), Z3, Z3
+	VMOVUPS Z3, (DX)(BX*1)
+	VADDPS  (R12), Z4, Z4
+	VMOVUPS Z4, (R12)
+	VADDPS  (R12)(R10*1), Z5, Z5
+	VMOVUPS Z5, (R12)(R10*1)
+	VADDPS  (R12)(R10*2), Z6, Z6
+	VMOVUPS Z6, (R12)(R10*2)
+	VADDPS  (R12)(BX*1), Z7, Z7
+	VMOVUPS Z7, (R12)(BX*1)
+	VZEROUPPER
+	RET

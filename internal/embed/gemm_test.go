@@ -22,16 +22,35 @@ func TestKernelMulAdd(t *testing.T) {
 		{13, 1536, 512}, {16, 31, 144}, {128, 768, 128},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, kn := range []kernel{{panels: true}, {panels: false}} {
+	for _, kn := range kernels() {
 		for _, panels := range []bool{true, false} {
 			for _, s := range shapes {
-				name := fmt.Sprintf("kernel panels=%v/w in panels=%v/%dx%dx%d", kn.panels, panels, s.n, s.k, s.m)
+				name := fmt.Sprintf("%s/w in panels=%v/%dx%dx%d", kn, panels, s.n, s.k, s.m)
 				t.Run(name, func(t *testing.T) {
 					testMulAdd(t, kn, panels, s.n, s.k, s.m, rng)
 				})
 			}
 		}
 	}
+}
+
+// kernels returns every kernel this processor runs.
+func kernels() []kernel {
+	ks := []kernel{{}, {panels: true}}
+	if _, zmm := haveKernel(); zmm {
+		ks = append(ks, kernel{panels: true, zmm: true})
+	}
+	return ks
+}
+
+func (kn kernel) String() string {
+	switch {
+	case kn.zmm:
+		return "avx512"
+	case kn.panels:
+		return "panels"
+	}
+	return "gonum"
 }
 
 func testMulAdd(t *testing.T, kn kernel, panels bool, n, k, m int, rng *rand.Rand) {
@@ -88,8 +107,9 @@ func TestKernelSameVectors(t *testing.T) {
 	}
 	for _, resident := range []bool{false, true} {
 		t.Run(fmt.Sprintf("resident=%v", resident), func(t *testing.T) {
-			var vecs [2][][]float32
-			for i, kn := range []kernel{{panels: false}, {panels: true}} {
+			ks := kernels()
+			vecs := make([][][]float32, len(ks))
+			for i, kn := range ks {
 				m, err := load(packed, resident, kn)
 				if err != nil {
 					t.Fatal(err)
@@ -101,15 +121,45 @@ func TestKernelSameVectors(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			for i, want := range vecs[0] {
-				diff := 0.0
-				for j, v := range vecs[1][i] {
-					diff = max(diff, math.Abs(float64(v-want[j])))
-				}
-				if diff > 1e-5 {
-					t.Errorf("vector of %q with panels differs from gonum's by up to %g, want <= 1e-5", texts[i], diff)
+			for k, kn := range ks[1:] {
+				for i, want := range vecs[0] {
+					diff := 0.0
+					for j, v := range vecs[k+1][i] {
+						diff = max(diff, math.Abs(float64(v-want[j])))
+					}
+					if diff > 1e-5 {
+						t.Errorf("vector of %q by %v differs from gonum's by up to %g, want <= 1e-5", texts[i], kn, diff)
+					}
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkKernel multiplies n rows by the encoder's largest matrix
+// shape (512×1536), decoded as resident, with each kernel.
+func BenchmarkKernel(b *testing.B) {
+	const k, m = width, hidden
+	rng := rand.New(rand.NewPCG(1, 2))
+	w := make([]float32, k*m)
+	for i := range w {
+		w[i] = float32(rng.NormFloat64())
+	}
+	for _, kn := range kernels() {
+		laid := make([]float32, k*m)
+		for l := range k {
+			kn.put(laid, k, m, l, w[l*m:(l+1)*m])
+		}
+		for _, n := range []int{1, 2, 4, 8, 10, 16} {
+			x, y := make([]float32, n*k), make([]float32, n*m)
+			for i := range x { // not zeros: gonum skips those
+				x[i] = float32(rng.NormFloat64())
+			}
+			b.Run(fmt.Sprintf("%v/%d", kn, n), func(b *testing.B) {
+				for b.Loop() {
+					kn.mulAdd(x, n, k, laid, m, kn.panels, y, m)
+				}
+			})
+		}
 	}
 }
