@@ -8,9 +8,11 @@ import (
 )
 
 // chunkCols is how many columns of a stored matrix are decoded at a time
-// when it is multiplied as stored: few enough that gonum multiplies a
-// short input (a query) by them on one core, so that the chunks, decoding
-// included, are spread over the cores by [matrix.mulAdd] instead.
+// when it is multiplied as stored: a multiple of [panelCols], few enough
+// that a chunk (768 KB at most) stays in L2 between its decoding and its
+// multiply, and that the chunks, decoding included, are spread over the
+// cores by [matrix.mulAdd]. 64 and 256 measured the same as 128 with the
+// assembly kernels (a query of 8 tokens, load ~7 on 2 cores).
 const chunkCols = 128
 
 // A matrix is a weight matrix that activations are multiplied by, read
@@ -21,8 +23,8 @@ const chunkCols = 128
 // as multiplying by decoded float32 (a question, 100 turns, interleaved).
 //
 // A long-lived process that embeds many queries decodes the matrices once
-// instead (see [LoadResident]): then dense holds the matrix as float32, rows
-// of m.t.Cols values, and a multiply is one call to gonum.
+// instead (see [LoadResident]): then dense holds the matrix as float32,
+// laid out for kn (see [kernel.put]), and a multiply is one call to it.
 type matrix struct {
 	t     packfile.Tensor
 	scale []float32 // the column scales of a Q8Cols tensor
