@@ -70,12 +70,14 @@ func newScratch(n int) []scratch {
 }
 
 // mulAdd adds x·m to y, for x of n rows of m.t.Rows values and y of n rows
-// of m.t.Cols: each worker of scratch takes chunks of chunkCols columns
-// in turn, decodes one (unless m is decoded already) and multiplies by
-// it with m.kn.
+// of m.t.Cols, with m.kn. Decoded, m is multiplied on one core (the
+// resident path's query already shares the cores with the rest of a
+// recall; two workers measured no faster on this 2-core machine under
+// load); read as stored, each worker of scratch takes chunks of
+// chunkCols columns in turn, decodes one and multiplies by it.
 func (m *matrix) mulAdd(x []float32, n int, y []float32, workers []scratch) {
 	kn, in, out := m.kn, m.t.Rows, m.t.Cols
-	if m.dense != nil && (!kn.panels || len(workers) < 2) {
+	if m.dense != nil {
 		kn.mulAdd(x, n, in, m.dense, out, kn.panels, y, out)
 		return
 	}
@@ -90,14 +92,10 @@ func (m *matrix) mulAdd(x []float32, n int, y []float32, workers []scratch) {
 				}
 				j1 := min(j0+chunkCols, out)
 				w := j1 - j0
-				// Each worker writes its own columns of y.
-				if m.dense != nil { // its panels of columns j0 to j1 are contiguous
-					kn.mulAdd(x, n, in, m.dense[j0*in:j1*in], w, true, y[j0:], out)
-					continue
-				}
 				for i := range in {
 					m.cols(i, j0, j1, s.chunk[i*w:(i+1)*w], s.row)
 				}
+				// Each worker writes its own columns of y.
 				kn.mulAdd(x, n, in, s.chunk[:in*w], w, false, y[j0:], out)
 			}
 		})
