@@ -53,9 +53,10 @@ type weights struct {
 }
 
 // decodeMatrices decodes every matrix of w as float32, about 20 MB outside
-// the heap (see [denseAlloc]), so that multiplying by one is a single call to gonum (see
-// [LoadResident]). The embedding table stays as stored: a query decodes
-// only its own tokens' rows.
+// the heap (see [denseAlloc]), laid out for its kernel (see
+// [kernel.put]), so that multiplying by one is a single call to the
+// kernel (see [LoadResident]). The embedding table stays as stored: a
+// query decodes only its own tokens' rows.
 func (w *weights) decodeMatrices() {
 	ms := []*matrix{w.poolW}
 	for i := range w.layers {
