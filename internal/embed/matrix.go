@@ -4,16 +4,15 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
-
 	"github.com/mnemo-dev/mnemo/internal/embed/packfile"
 )
 
 // chunkCols is how many columns of a stored matrix are decoded at a time
-// when it is multiplied as stored: few enough that gonum multiplies a
-// short input (a query) by them on one core, so that the chunks, decoding
-// included, are spread over the cores by [matrix.mulAdd] instead.
+// when it is multiplied as stored: a multiple of [panelCols], few enough
+// that a chunk (768 KB at most) stays in L2 between its decoding and its
+// multiply, and that the chunks, decoding included, are spread over the
+// cores by [matrix.mulAdd]. 64 and 256 measured the same as 128 with the
+// assembly kernels (a query of 8 tokens, load ~7 on 2 cores).
 const chunkCols = 128
 
 // A matrix is a weight matrix that activations are multiplied by, read
@@ -24,16 +23,17 @@ const chunkCols = 128
 // as multiplying by decoded float32 (a question, 100 turns, interleaved).
 //
 // A long-lived process that embeds many queries decodes the matrices once
-// instead (see [LoadResident]): then dense holds the matrix as float32, rows
-// of m.t.Cols values, and a multiply is one call to gonum.
+// instead (see [LoadResident]): then dense holds the matrix as float32,
+// laid out for kn (see [kernel.put]), and a multiply is one call to it.
 type matrix struct {
 	t     packfile.Tensor
 	scale []float32 // the column scales of a Q8Cols tensor
 	dense []float32 // the whole matrix decoded; nil when read as stored
+	kn    kernel    // what multiplies by m, in whose layout it is decoded
 }
 
-func newMatrix(t packfile.Tensor) *matrix {
-	m := &matrix{t: t}
+func newMatrix(t packfile.Tensor, kn kernel) *matrix {
+	m := &matrix{t: t, kn: kn}
 	if t.Kind == packfile.Q8Cols {
 		m.scale = t.Scales()
 	}
@@ -70,15 +70,15 @@ func newScratch(n int) []scratch {
 }
 
 // mulAdd adds x·m to y, for x of n rows of m.t.Rows values and y of n rows
-// of m.t.Cols: each worker of scratch takes chunks of chunkCols columns
-// in turn, decodes one and multiplies by it.
+// of m.t.Cols, with m.kn. Decoded, m is multiplied on one core (the
+// resident path's query already shares the cores with the rest of a
+// recall; two workers measured no faster on this 2-core machine under
+// load); read as stored, each worker of scratch takes chunks of
+// chunkCols columns in turn, decodes one and multiplies by it.
 func (m *matrix) mulAdd(x []float32, n int, y []float32, workers []scratch) {
-	in, out := m.t.Rows, m.t.Cols
-	a := blas32.General{Rows: n, Cols: in, Stride: in, Data: x}
+	kn, in, out := m.kn, m.t.Rows, m.t.Cols
 	if m.dense != nil {
-		blas32.Gemm(blas.NoTrans, blas.NoTrans, 1, a,
-			blas32.General{Rows: in, Cols: out, Stride: out, Data: m.dense}, 1,
-			blas32.General{Rows: n, Cols: out, Stride: out, Data: y})
+		kn.mulAdd(x, n, in, m.dense, out, kn.panels, y, out)
 		return
 	}
 	var next atomic.Int64
@@ -96,9 +96,7 @@ func (m *matrix) mulAdd(x []float32, n int, y []float32, workers []scratch) {
 					m.cols(i, j0, j1, s.chunk[i*w:(i+1)*w], s.row)
 				}
 				// Each worker writes its own columns of y.
-				blas32.Gemm(blas.NoTrans, blas.NoTrans, 1, a,
-					blas32.General{Rows: in, Cols: w, Stride: w, Data: s.chunk}, 1,
-					blas32.General{Rows: n, Cols: w, Stride: out, Data: y[j0:]})
+				kn.mulAdd(x, n, in, s.chunk[:in*w], w, false, y[j0:], out)
 			}
 		})
 	}

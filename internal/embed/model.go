@@ -39,7 +39,7 @@ type Model struct {
 // directory and vocabulary (about a millisecond); [Model.Embed] reads the
 // quantized weights where they are, decoding a chunk at a time.
 func Load() (*Model, error) {
-	return load(packed, false)
+	return load(packed, false, newKernel())
 }
 
 // LoadResident is [Load] for a long-lived process that embeds many
@@ -50,10 +50,12 @@ func Load() (*Model, error) {
 // Its vectors are the same as [Load]'s but for float rounding. A hook, a
 // process that embeds one query, should [Load].
 func LoadResident() (*Model, error) {
-	return load(packed, true)
+	return load(packed, true, newKernel())
 }
 
-func load(data string, resident bool) (*Model, error) {
+// load is [Load] or [LoadResident] of the model in data, multiplying
+// with kn.
+func load(data string, resident bool, kn kernel) (*Model, error) {
 	f, err := packfile.Parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("embed: %w", err)
@@ -64,7 +66,7 @@ func load(data string, resident bool) (*Model, error) {
 	}
 	m := &Model{file: f, tok: newTokenizer(f.Pieces, compat)}
 	m.weights = sync.OnceValues(func() (*weights, error) {
-		w, err := decodeWeights(f)
+		w, err := decodeWeights(f, kn)
 		if err != nil {
 			return nil, fmt.Errorf("embed: model.bin: %w", err)
 		}

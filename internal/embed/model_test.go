@@ -88,7 +88,7 @@ func TestEmbedFullPrecision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := load(string(b), false)
+	m, err := load(string(b), false, newKernel())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,9 +53,10 @@ type weights struct {
 }
 
 // decodeMatrices decodes every matrix of w as float32, about 20 MB outside
-// the heap (see [denseAlloc]), so that multiplying by one is a single call to gonum (see
-// [LoadResident]). The embedding table stays as stored: a query decodes
-// only its own tokens' rows.
+// the heap (see [denseAlloc]), laid out for its kernel (see
+// [kernel.put]), so that multiplying by one is a single call to the
+// kernel (see [LoadResident]). The embedding table stays as stored: a
+// query decodes only its own tokens' rows.
 func (w *weights) decodeMatrices() {
 	ms := []*matrix{w.poolW}
 	for i := range w.layers {
@@ -66,12 +67,13 @@ func (w *weights) decodeMatrices() {
 		}
 	}
 	var free []func()
-	row := make([]float32, hidden)
+	row, line := make([]float32, hidden), make([]float32, hidden)
 	for _, m := range ms {
 		rows, cols := m.t.Rows, m.t.Cols
 		d, f := denseAlloc(rows * cols)
 		for i := range rows {
-			m.cols(i, 0, cols, d[i*cols:(i+1)*cols], row)
+			m.cols(i, 0, cols, line[:cols], row)
+			m.kn.put(d, rows, cols, i, line[:cols])
 		}
 		m.dense, free = d, append(free, f)
 	}
@@ -84,9 +86,10 @@ func (w *weights) decodeMatrices() {
 	}, free)
 }
 
-// decodeWeights reads f's tensors, checking each one's shape.
-func decodeWeights(f *packfile.File) (*weights, error) {
-	d := decoder{f: f}
+// decodeWeights reads f's tensors, checking each one's shape, for
+// multiplying by with kn.
+func decodeWeights(f *packfile.File, kn kernel) (*weights, error) {
+	d := decoder{f: f, kn: kn}
 	w := &weights{
 		embed:  d.tensor("embed", vocabRows, embedWidth),
 		timing: d.vector("timing", embedWidth/2),
@@ -123,9 +126,11 @@ func decodeWeights(f *packfile.File) (*weights, error) {
 	return w, nil
 }
 
-// A decoder looks tensors up by name, keeping the first error.
+// A decoder looks tensors up by name, keeping the first error; its
+// matrices are multiplied by with kn.
 type decoder struct {
 	f   *packfile.File
+	kn  kernel
 	err error
 }
 
@@ -142,7 +147,7 @@ func (d *decoder) tensor(name string, rows, cols int) packfile.Tensor {
 }
 
 func (d *decoder) matrix(name string, rows, cols int) *matrix {
-	return newMatrix(d.tensor(name, rows, cols))
+	return newMatrix(d.tensor(name, rows, cols), d.kn)
 }
 
 func (d *decoder) vector(name string, n int) []float32 {

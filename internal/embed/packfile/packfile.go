@@ -133,22 +133,45 @@ func q4Groups(cols int) int { return (cols + Q4Group - 1) / Q4Group }
 
 // Q4Range decodes columns j0 to j1 (excluded) of row i of a [Q4] tensor
 // into dst. The scales come first, row by row; then the values, two to a
-// byte (the first in the low nibble), each stored plus 8.
+// byte (the first in the low nibble), each stored plus 8. A group's 16
+// levels are scaled once, and a byte's two values are taken together.
 func (t Tensor) Q4Range(i, j0, j1 int, dst []float32) {
+	t.q4Range(i, j0, j1, dst, true)
+}
+
+// q4Range is [Tensor.Q4Range], decoding the whole groups of the range
+// with assembly where it runs and asm is set.
+func (t Tensor) q4Range(i, j0, j1 int, dst []float32, asm bool) {
 	groups := q4Groups(t.Cols)
 	scales := t.data[2*i*groups : 2*(i+1)*groups]
 	v := t.data[2*t.Rows*groups+i*t.Cols/2:]
 	dst = dst[:j1-j0]
+	var lv [16]float32
 	for j := j0; j < j1; {
 		g := j / Q4Group
+		if n := (j1 - j) / Q4Group; asm && j%Q4Group == 0 && n > 0 &&
+			q4Whole(dst[j-j0:j-j0+n*Q4Group], v[j/2:], scales[2*g:]) {
+			j += n * Q4Group
+			continue
+		}
 		s := bf16(scales[2*g], scales[2*g+1])
+		for l, q := range q4Levels {
+			lv[l] = q * s
+		}
 		end := min(j1, (g+1)*Q4Group)
-		for ; j < end; j++ {
-			b := v[j/2]
-			if j%2 == 1 {
-				b >>= 4
-			}
-			dst[j-j0] = q4Levels[b&0xf] * s
+		if j%2 == 1 { // the high half of a byte
+			dst[j-j0] = lv[v[j/2]>>4]
+			j++
+		}
+		pairs := v[j/2 : j/2+(end-j)/2]
+		out := dst[j-j0 : j-j0+2*len(pairs)]
+		for p, b := range []byte(pairs) {
+			out[2*p], out[2*p+1] = lv[b&0xf], lv[b>>4]
+		}
+		j += 2 * len(pairs)
+		if j < end { // the low half of a byte
+			dst[j-j0] = lv[v[j/2]&0xf]
+			j++
 		}
 	}
 }
@@ -192,10 +215,19 @@ func (t Tensor) Q8Row(i int, scale, dst []float32) {
 // Q8Range decodes columns j0 to j1 (excluded) of row i of a [Q8Cols]
 // tensor into dst, given its [Tensor.Scales].
 func (t Tensor) Q8Range(i, j0, j1 int, scale, dst []float32) {
+	t.q8Range(i, j0, j1, scale, dst, true)
+}
+
+// q8Range is [Tensor.Q8Range], with assembly where it runs and asm is set.
+func (t Tensor) q8Range(i, j0, j1 int, scale, dst []float32, asm bool) {
 	n := t.Cols
 	v := t.data[4*n+i*n+j0 : 4*n+i*n+j1]
 	scale, dst = scale[j0:j1], dst[:j1-j0]
-	for j := range dst {
+	j := 0
+	if asm {
+		j = q8Whole(dst, v, scale)
+	}
+	for ; j < len(dst); j++ {
 		dst[j] = float32(int8(v[j])) * scale[j]
 	}
 }

@@ -191,3 +191,80 @@ func BenchmarkDecode(b *testing.B) {
 		})
 	}
 }
+
+// TestQ4RangeEdges checks every range of columns of a [Q4] row, starting
+// and ending in either half of a byte, within a group or across groups,
+// decoded with the assembly (where it runs) and without, against each
+// value decoded alone.
+func TestQ4RangeEdges(t *testing.T) {
+	const rows, cols = 2, 4*Q4Group + 6
+	v := make([]float32, rows*cols)
+	for i := range v {
+		v[i] = float32(math.Cos(float64(i))) * float32(1+i%5)
+	}
+	tt, err := Encode("q", Q4, rows, cols, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := q4Groups(cols)
+	for i := range rows {
+		want := make([]float32, cols)
+		for j := range want {
+			g := j / Q4Group
+			b := tt.data[2*rows*groups+i*cols/2+j/2]
+			if j%2 == 1 {
+				b >>= 4
+			}
+			s := bf16(tt.data[2*(i*groups+g)], tt.data[2*(i*groups+g)+1])
+			want[j] = q4Levels[b&0xf] * s
+		}
+		for j0 := range cols {
+			for j1 := j0 + 1; j1 <= cols; j1++ {
+				for _, asm := range []bool{true, false} {
+					got := make([]float32, j1-j0)
+					tt.q4Range(i, j0, j1, got, asm)
+					for j := range got {
+						if got[j] != want[j0+j] {
+							t.Fatalf("q4Range(%d, %d, %d, asm %v)[%d] = %v, want %v", i, j0, j1, asm, j, got[j], want[j0+j])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestQ8RangeEdges checks every range of columns of a [Q8Cols] row,
+// decoded with the assembly (where it runs, 8 values at a time) and
+// without, against each value decoded alone.
+func TestQ8RangeEdges(t *testing.T) {
+	const rows, cols = 2, 37
+	v := make([]float32, rows*cols)
+	for i := range v {
+		v[i] = float32(math.Cos(float64(i))) * float32(1+i%5)
+	}
+	tt, err := Encode("q", Q8Cols, rows, cols, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scale := tt.Scales()
+	for i := range rows {
+		want := make([]float32, cols)
+		for j := range want {
+			want[j] = float32(int8(tt.data[4*cols+i*cols+j])) * scale[j]
+		}
+		for j0 := range cols {
+			for j1 := j0 + 1; j1 <= cols; j1++ {
+				for _, asm := range []bool{true, false} {
+					got := make([]float32, j1-j0)
+					tt.q8Range(i, j0, j1, scale, got, asm)
+					for j := range got {
+						if got[j] != want[j0+j] {
+							t.Fatalf("q8Range(%d, %d, %d, asm %v)[%d] = %v, want %v", i, j0, j1, asm, j, got[j], want[j0+j])
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,165 @@
+package embed
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestKernelMulAdd checks both kernels, the assembly one with panels
+// (Go's where it does not run) and gonum's, against the product taken in
+// float64, on random data and y not zero, for shapes with every kind of
+// edge: one row, rows not a multiple of 4, columns not a multiple of 16
+// (or fewer than 16), k odd or below the one-row kernel's 4, and the
+// encoder's own shapes.
+func TestKernelMulAdd(t *testing.T) {
+	shapes := []struct{ n, k, m int }{
+		{1, 1, 1}, {1, 3, 16}, {1, 4, 16}, {1, 5, 16}, {1, 7, 17}, {1, 256, 768},
+		{1, 1536, 512}, {2, 9, 32}, {3, 33, 15}, {4, 1, 16}, {4, 17, 48}, {5, 64, 40},
+		{6, 255, 64}, {7, 100, 33}, {8, 512, 512}, {10, 256, 768}, {10, 512, 1536},
+		{13, 1536, 512}, {16, 31, 144}, {128, 768, 128},
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, kn := range kernels() {
+		for _, panels := range []bool{true, false} {
+			for _, s := range shapes {
+				name := fmt.Sprintf("%s/w in panels=%v/%dx%dx%d", kn, panels, s.n, s.k, s.m)
+				t.Run(name, func(t *testing.T) {
+					testMulAdd(t, kn, panels, s.n, s.k, s.m, rng)
+				})
+			}
+		}
+	}
+}
+
+// kernels returns every kernel this processor runs.
+func kernels() []kernel {
+	ks := []kernel{{}, {panels: true}}
+	if _, zmm := haveKernel(); zmm {
+		ks = append(ks, kernel{panels: true, zmm: true})
+	}
+	return ks
+}
+
+func (kn kernel) String() string {
+	switch {
+	case kn.zmm:
+		return "avx512"
+	case kn.panels:
+		return "panels"
+	}
+	return "gonum"
+}
+
+func testMulAdd(t *testing.T, kn kernel, panels bool, n, k, m int, rng *rand.Rand) {
+	random := func(size int) []float32 {
+		v := make([]float32, size)
+		for i := range v {
+			v[i] = float32(rng.NormFloat64())
+		}
+		return v
+	}
+	x, w := random(n*k), random(k*m)
+	ldy := m + 3 // y's rows are apart by more than m: columns past m stay as they were
+	y := random(n * ldy)
+	laid := w
+	if panels {
+		laid = make([]float32, k*m)
+		for l := range k {
+			kernel{panels: true}.put(laid, k, m, l, w[l*m:(l+1)*m])
+		}
+	}
+	want := make([]float64, len(y))
+	bound := make([]float64, len(y)) // what float32 rounding may move each value by
+	for i := range want {
+		want[i] = float64(y[i])
+	}
+	for i := range n {
+		for j := range m {
+			for l := range k {
+				p := float64(x[i*k+l]) * float64(w[l*m+j])
+				want[i*ldy+j] += p
+				bound[i*ldy+j] += math.Abs(p)
+			}
+		}
+	}
+	kn.mulAdd(x, n, k, laid, m, panels, y, ldy)
+	for i, v := range y {
+		tol := 1e-6*bound[i] + 1e-6*math.Abs(want[i])
+		if d := math.Abs(float64(v) - want[i]); d > tol {
+			t.Fatalf("y[%d, %d] = %g, want %g (off by %g, more than %g)", i/ldy, i%ldy, v, want[i], d, tol)
+		}
+	}
+}
+
+// TestKernelSameVectors checks that the model gives the same vectors, but
+// for float rounding, whichever kernel multiplies (the panels one is Go's
+// where the assembly does not run), its matrices read as stored or
+// decoded once, and that gonum's still matches the reference as
+// [TestEmbedGolden] says.
+func TestKernelSameVectors(t *testing.T) {
+	ctx := context.Background()
+	var texts []string
+	for _, c := range readGolden(t).Vectors {
+		texts = append(texts, c.Text)
+	}
+	for _, resident := range []bool{false, true} {
+		t.Run(fmt.Sprintf("resident=%v", resident), func(t *testing.T) {
+			ks := kernels()
+			vecs := make([][][]float32, len(ks))
+			for i, kn := range ks {
+				m, err := load(packed, resident, kn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !kn.panels {
+					testGoldenVectors(t, m, 0.95, 0.065)
+				}
+				if vecs[i], err = m.Vectors(ctx, texts); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for k, kn := range ks[1:] {
+				for i, want := range vecs[0] {
+					diff := 0.0
+					for j, v := range vecs[k+1][i] {
+						diff = max(diff, math.Abs(float64(v-want[j])))
+					}
+					if diff > 1e-5 {
+						t.Errorf("vector of %q by %v differs from gonum's by up to %g, want <= 1e-5", texts[i], kn, diff)
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkKernel multiplies n rows by the encoder's largest matrix
+// shape (512×1536), decoded as resident, with each kernel.
+func BenchmarkKernel(b *testing.B) {
+	const k, m = width, hidden
+	rng := rand.New(rand.NewPCG(1, 2))
+	w := make([]float32, k*m)
+	for i := range w {
+		w[i] = float32(rng.NormFloat64())
+	}
+	for _, kn := range kernels() {
+		laid := make([]float32, k*m)
+		for l := range k {
+			kn.put(laid, k, m, l, w[l*m:(l+1)*m])
+		}
+		for _, n := range []int{1, 2, 4, 8, 10, 16} {
+			x, y := make([]float32, n*k), make([]float32, n*m)
+			for i := range x { // not zeros: gonum skips those
+				x[i] = float32(rng.NormFloat64())
+			}
+			b.Run(fmt.Sprintf("%v/%d", kn, n), func(b *testing.B) {
+				for b.Loop() {
+					kn.mulAdd(x, n, k, laid, m, kn.panels, y, m)
+				}
+			})
+		}
+	}
+}
