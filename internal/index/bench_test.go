@@ -205,7 +205,10 @@ func (hashEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, err
 
 // BenchmarkNearest10k times recall by meaning's scan of 10,000 vectors:
 // "cached" as a long-lived process (the MCP server) scans them, "read"
-// as a new process does, reading them from the file first.
+// as a new process does, reading them from the file first. Kept as int8
+// and scored by dots, "cached" took 0.53 ms against 0.93 ms with gonum's
+// Sgemv over float32 (medians of 6, at load 4-10 on 2 cores; 0.33 ms at
+// the least loaded), "read" 14 ms and 11.8 MB against 19 ms and 27.1 MB.
 func BenchmarkNearest10k(b *testing.B) {
 	ctx := context.Background()
 	dir := benchVault(b, 10000)

@@ -43,9 +43,9 @@ type DB struct {
 	mu    sync.Mutex // guards following
 	stmts map[string]*sql.Stmt
 
-	vmu        sync.Mutex // guards following
-	vectors    *vectorSet // every vector, as last read (see Nearest)
-	vectorsKey [2]int64   // the sync and vector generations they were read at
+	vmu       sync.Mutex // guards following
+	vectors   *vectorSet // every vector, as last read (see Nearest)
+	vectorsAt [2]int64   // the sync and vector generations they were read at (see vectorsKey)
 }
 
 // stmt returns the statement for query, prepared on first use: the search

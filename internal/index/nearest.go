@@ -3,12 +3,11 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
 )
 
 // A NearQuery asks for the memories whose vectors are nearest a vector.
@@ -24,9 +23,11 @@ type NearQuery struct {
 // Nearest returns up to q.Limit memories with a vector, nearest q.Vector
 // first; a Hit's Score is the cosine similarity. Memories without a
 // vector, or with one of another length, are left out. The whole set of
-// vectors is read once and kept until a sync or [DB.EmbedMissing]
-// changes it, so that a long-lived process (the MCP server) scans memory,
-// not the file.
+// vectors is read once and kept, as stored (int8 with a scale: 5 MB at
+// 10,000 memories), until a sync or [DB.EmbedMissing] changes it, so that
+// a long-lived process (the MCP server) scans memory, not the file. With
+// q.Among, the vectors kept serve when they are current; a process that
+// holds none (a hook) reads only those rows.
 func (db *DB) Nearest(ctx context.Context, q NearQuery) ([]Hit, error) {
 	if q.Limit <= 0 || len(q.Vector) == 0 {
 		return nil, nil
@@ -34,7 +35,7 @@ func (db *DB) Nearest(ctx context.Context, q NearQuery) ([]Hit, error) {
 	var vs *vectorSet
 	var err error
 	if q.Among != nil {
-		vs, err = db.readVectors(ctx, q.Among)
+		vs, err = db.amongVectors(ctx, q.Among)
 	} else {
 		vs, err = db.allVectors(ctx)
 	}
@@ -44,12 +45,56 @@ func (db *DB) Nearest(ctx context.Context, q NearQuery) ([]Hit, error) {
 	return vs.nearest(q), nil
 }
 
-// A vectorSet is vectors in memory: row i of data is the vector of ids[i].
+// A vectorSet is vectors in memory as they are stored (see encodeVector):
+// vector i, of ids[i], is codes[i*dim:(i+1)*dim], each byte an int8,
+// times scales[i].
 type vectorSet struct {
-	ids   []int64
-	types []byte // typeCode of each
-	dim   int
-	data  []float32
+	ids    []int64 // ascending in the set allVectors keeps
+	types  []byte  // typeCode of each
+	dim    int
+	scales []float32
+	codes  []byte
+}
+
+// add appends the vector data (as stored) of memory id, of type typ,
+// unless it is empty (the model could not read the memory) or of another
+// length than the first added.
+func (vs *vectorSet) add(id int64, typ byte, data []byte) {
+	if len(data) <= 4 || vs.dim != 0 && len(data)-4 != vs.dim {
+		return
+	}
+	vs.dim = len(data) - 4
+	vs.ids = append(vs.ids, id)
+	vs.types = append(vs.types, typ)
+	vs.scales = append(vs.scales, math.Float32frombits(binary.LittleEndian.Uint32(data)))
+	vs.codes = append(vs.codes, data[4:]...)
+}
+
+// vector returns vector i as float32 values.
+func (vs *vectorSet) vector(i int) []float32 {
+	v := make([]float32, vs.dim)
+	for j, c := range vs.codes[i*vs.dim : (i+1)*vs.dim] {
+		v[j] = float32(int8(c)) * vs.scales[i]
+	}
+	return v
+}
+
+// subset returns the vectors of the set's memories among ids, in order
+// of id, each once.
+func (vs *vectorSet) subset(ids []int64) *vectorSet {
+	sub := &vectorSet{}
+	for _, id := range slices.Compact(slices.Sorted(slices.Values(ids))) {
+		i, ok := slices.BinarySearch(vs.ids, id)
+		if !ok {
+			continue
+		}
+		sub.dim = vs.dim
+		sub.ids = append(sub.ids, id)
+		sub.types = append(sub.types, vs.types[i])
+		sub.scales = append(sub.scales, vs.scales[i])
+		sub.codes = append(sub.codes, vs.codes[i*vs.dim:(i+1)*vs.dim]...)
+	}
+	return sub
 }
 
 // nearest scores every vector of the set against q.Vector.
@@ -58,14 +103,12 @@ func (vs *vectorSet) nearest(q NearQuery) []Hit {
 		return nil
 	}
 	sims := make([]float32, len(vs.ids))
-	blas32.Gemv(blas.NoTrans, 1,
-		blas32.General{Rows: len(vs.ids), Cols: vs.dim, Stride: vs.dim, Data: vs.data},
-		blas32.Vector{N: vs.dim, Inc: 1, Data: q.Vector}, 0,
-		blas32.Vector{N: len(sims), Inc: 1, Data: sims})
-	var allowed []byte
+	dots(vs.codes, vs.scales, q.Vector, sims, vs.dim)
+	var allowed [256]bool
 	for _, t := range q.Filter.Types {
-		allowed = append(allowed, typeCode(t))
+		allowed[typeCode(t)] = true
 	}
+	filter := len(q.Filter.Types) > 0
 	// The best q.Limit, kept sorted: a new one goes in only when it beats
 	// the last, which is rare past the first few hundred.
 	type scored struct {
@@ -75,7 +118,7 @@ func (vs *vectorSet) nearest(q NearQuery) []Hit {
 	top := make([]scored, 0, min(q.Limit, len(sims)))
 	better := func(a, b scored) bool { return a.s > b.s || a.s == b.s && vs.ids[a.i] < vs.ids[b.i] }
 	for i, s := range sims {
-		if len(allowed) > 0 && !slices.Contains(allowed, vs.types[i]) {
+		if filter && !allowed[vs.types[i]] {
 			continue
 		}
 		c := scored{s, i}
@@ -100,25 +143,37 @@ func (vs *vectorSet) nearest(q NearQuery) []Hit {
 	return hits
 }
 
+// vectorsKey returns the sync and vector generations, which tell whether
+// the vectors kept in memory are still those of the file.
+func (db *DB) vectorsKey(ctx context.Context) ([2]int64, error) {
+	var key [2]int64
+	stmt, err := db.stmt(ctx, `SELECT coalesce((SELECT gen FROM lengths WHERE k = 1), 0),
+		coalesce((SELECT gen FROM vector_gen WHERE k = 1), 0)`)
+	if err != nil {
+		return key, err
+	}
+	err = stmt.QueryRowContext(ctx).Scan(&key[0], &key[1])
+	return key, err
+}
+
 // allVectors returns every vector, from memory when neither a sync nor
 // EmbedMissing wrote since they were read.
 func (db *DB) allVectors(ctx context.Context) (*vectorSet, error) {
-	var key [2]int64
-	err := db.sql.QueryRowContext(ctx, `SELECT coalesce((SELECT gen FROM lengths WHERE k = 1), 0),
-		coalesce((SELECT gen FROM vector_gen WHERE k = 1), 0)`).Scan(&key[0], &key[1])
+	key, err := db.vectorsKey(ctx)
 	if err != nil {
 		return nil, err
 	}
 	db.vmu.Lock()
 	defer db.vmu.Unlock()
-	if db.vectors != nil && db.vectorsKey == key {
+	if db.vectors != nil && db.vectorsAt == key {
 		return db.vectors, nil
 	}
 	types, err := db.typeCodes(ctx)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.sql.QueryContext(ctx, "SELECT memory_id, data FROM vectors")
+	// In the order of the table's key: no sort, and subset can search it.
+	rows, err := db.sql.QueryContext(ctx, "SELECT memory_id, data FROM vectors ORDER BY memory_id")
 	if err != nil {
 		return nil, err
 	}
@@ -126,14 +181,27 @@ func (db *DB) allVectors(ctx context.Context) (*vectorSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	db.vectors, db.vectorsKey = vs, key
+	db.vectors, db.vectorsAt = vs, key
 	return vs, nil
 }
 
-// readVectors returns the vectors of ids.
-func (db *DB) readVectors(ctx context.Context, ids []int64) (*vectorSet, error) {
+// amongVectors returns the vectors of ids: from those kept in memory when
+// they are current, else read from the file.
+func (db *DB) amongVectors(ctx context.Context, ids []int64) (*vectorSet, error) {
 	if len(ids) == 0 {
 		return &vectorSet{}, nil
+	}
+	db.vmu.Lock()
+	kept, at := db.vectors, db.vectorsAt // never changed once kept
+	db.vmu.Unlock()
+	if kept != nil {
+		key, err := db.vectorsKey(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if key == at {
+			return kept.subset(ids), nil
+		}
 	}
 	types, err := db.typeCodes(ctx)
 	if err != nil {

@@ -203,19 +203,23 @@ func TestEmbedText(t *testing.T) {
 	}
 }
 
+// TestVectorRoundTrip: a vector as stored and as kept in memory is the
+// vector, to the int8 rounding; one of another length than the first
+// kept, or empty, is left out.
 func TestVectorRoundTrip(t *testing.T) {
 	v := wordVector("some words here and there")
-	got := make([]float32, len(v))
-	if err := decodeVector(encodeVector(v), got); err != nil {
-		t.Fatal(err)
+	var vs vectorSet
+	vs.add(1, 0, encodeVector(v))
+	vs.add(2, 0, encodeVector(v[:3]))
+	vs.add(3, 0, encodeVector(nil))
+	if len(vs.ids) != 1 {
+		t.Fatalf("kept %v, want [1]", vs.ids)
 	}
+	got := vs.vector(0)
 	for i := range v {
 		if d := math.Abs(float64(got[i] - v[i])); d > 1.0/127 {
 			t.Errorf("decode(encode(v))[%d] = %v, want %v", i, got[i], v[i])
 		}
-	}
-	if err := decodeVector(encodeVector(v), make([]float32, 3)); err == nil {
-		t.Errorf("decodeVector into the wrong length = nil error, want one")
 	}
 }
 
@@ -263,5 +267,48 @@ func TestMeanVector(t *testing.T) {
 	}
 	if m, err := db.MeanVector(ctx); len(m) != 64 || err != nil {
 		t.Errorf("MeanVector after a run with nothing to embed = %d values, %v; want 64", len(m), err)
+	}
+}
+
+// TestNearestAmongKept: Among gives the same hits from the vectors kept in
+// memory (a server, after a search of them all) as from the file (a hook),
+// each memory once, and never a vector the file no longer has.
+func TestNearestAmongKept(t *testing.T) {
+	ctx := context.Background()
+	db, dir := vectorVault(t)
+	if _, err := db.EmbedMissing(ctx, &wordEmbedder{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	q := NearQuery{Vector: wordVector("tests deploy cat"), Limit: 10}
+	all, err := db.Nearest(ctx, q)
+	if err != nil || len(all) != 3 {
+		t.Fatalf("Nearest = %v, %v; want 3 hits", all, err)
+	}
+	q.Among = []int64{all[2].ID, 9999, all[0].ID, all[2].ID}
+	kept, err := db.Nearest(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.vmu.Lock()
+	db.vectors = nil
+	db.vmu.Unlock()
+	read, err := db.Nearest(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(a, b Hit) bool { return a.ID == b.ID && a.Score == b.Score }
+	if want := []Hit{all[0], all[2]}; !slices.EqualFunc(kept, want, same) || !slices.EqualFunc(read, want, same) {
+		t.Errorf("Nearest among = %v kept, %v read; want %v", kept, read, want)
+	}
+
+	// An edit drops the memory's vector: the kept set, read before, has it.
+	if _, err := db.Nearest(ctx, NearQuery{Vector: q.Vector, Limit: 1}); err != nil {
+		t.Fatal(err)
+	}
+	name := names(t, db, all[:1])[0]
+	writeFile(t, dir, name+".md", memFile(name, "Edited", "Edited."))
+	mustSync(t, db, dir)
+	if got := nearestNames(t, db, q); !slices.Equal(got, names(t, db, all[2:])) {
+		t.Errorf("Nearest among after %s was edited = %v, want %v", name, got, names(t, db, all[2:]))
 	}
 }
