@@ -3,8 +3,10 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,7 +24,10 @@ import (
 // the vaults, indexes and vectors between runs (so the turns are embedded
 // once), and MNEMO_TUNE_CONFIGS a JSON object of named recall.Config
 // overrides. Each ranking is logged with its lists alone and per
-// category; nothing is asserted.
+// category; nothing is asserted. MNEMO_TUNE_CONVS, a comma-separated
+// list of conversation ids, scores those conversations only: one fold
+// of a cross-validation, to choose a setting on some conversations and
+// report it on the others.
 func TestLoCoMoTune(t *testing.T) {
 	dir := os.Getenv("MNEMO_TUNE_DIR")
 	if dir == "" {
@@ -31,6 +36,11 @@ func TestLoCoMoTune(t *testing.T) {
 	convs, err := LoadLoCoMo(devFile(t))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if s := os.Getenv("MNEMO_TUNE_CONVS"); s != "" {
+		if convs, err = foldOf(convs, strings.Split(s, ",")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	m, err := embed.Load()
 	if err != nil {
@@ -75,6 +85,20 @@ func TestLoCoMoTune(t *testing.T) {
 	}
 }
 
+// foldOf returns the conversations of convs whose ids are in ids, in
+// their order; an id that names none is an error.
+func foldOf(convs []Conversation, ids []string) ([]Conversation, error) {
+	var out []Conversation
+	for _, id := range ids {
+		i := slices.IndexFunc(convs, func(c Conversation) bool { return c.ID == strings.TrimSpace(id) })
+		if i < 0 {
+			return nil, fmt.Errorf("MNEMO_TUNE_CONVS: no conversation %q", id)
+		}
+		out = append(out, convs[i])
+	}
+	return out, nil
+}
+
 // tuneLines is a report as one line per ranking, overall then by category.
 func tuneLines(r *LoCoMoReport) string {
 	var b strings.Builder
@@ -108,11 +132,22 @@ type cachedQueries struct {
 	vecs map[string][]float32
 }
 
+// probeText is embedded with the cached vectors and kept under the key
+// "" (a query the model is never asked, see [recall.MeaningText]): a
+// file written by another model is not read, so that its vectors are
+// not scored against this one's.
+const probeText = "deploys go through make deploy"
+
 func (c *cachedQueries) read() {
 	c.vecs = make(map[string][]float32)
 	if b, err := os.ReadFile(c.path); err == nil {
 		json.Unmarshal(b, &c.vecs)
 	}
+	probe, err := c.m.EmbedQuery(context.Background(), probeText)
+	if err != nil || len(probe) != len(c.vecs[""]) || embed.Cosine(probe, c.vecs[""]) < 0.99999 {
+		c.vecs = make(map[string][]float32) // another model's, or none
+	}
+	c.vecs[""] = probe
 }
 
 func (c *cachedQueries) write(t *testing.T) {
