@@ -150,7 +150,7 @@ func BenchmarkKernel(b *testing.B) {
 		for l := range k {
 			kn.put(laid, k, m, l, w[l*m:(l+1)*m])
 		}
-		for _, n := range []int{1, 2, 4, 8, 10, 16} {
+		for _, n := range []int{1, 2, 3, 4, 6, 8, 10, 13, 16} {
 			x, y := make([]float32, n*k), make([]float32, n*m)
 			for i := range x { // not zeros: gonum skips those
 				x[i] = float32(rng.NormFloat64())
