@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -21,6 +20,7 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/provenance"
 	"github.com/mnemo-dev/mnemo/internal/safefile"
 	"github.com/mnemo-dev/mnemo/internal/staleness"
+	"github.com/mnemo-dev/mnemo/internal/transcript"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -332,7 +332,7 @@ func LoadedNatively(p *project.Project, env project.Env, dir string) bool {
 // transcriptStart reads when a session began from its transcript's first
 // timestamped line.
 func transcriptStart(path string) (time.Time, bool) {
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path, transcript.MaxFileSize) // a FIFO or a device is refused, never waited on
 	if err != nil {
 		return time.Time{}, false
 	}
