@@ -16,6 +16,7 @@ const (
 	SendOut          = "send a secret out"
 	Override         = "override the agent's own instructions"
 	RemoteShell      = "open a shell to another machine"
+	Destructive      = "run a destructive command"
 )
 
 // Patterns over lower-cased text. An instruction is told apart from a
@@ -82,7 +83,7 @@ func set(words ...string) map[string]bool {
 
 // Kind returns the kind of instruction text gives an agent (one of
 // [PipeToShell], [RunCommand], [FetchURL], [ChangePermission], [SendOut],
-// [Override], [RemoteShell]), or "" when
+// [Override], [RemoteShell], [Destructive]), or "" when
 // it gives none of them. Prohibitions ("never run …") and statements of
 // fact ("the tests run with `make test`", "the docs are at https://…") give
 // none.
@@ -184,6 +185,8 @@ func verbKind(rest string) string {
 	switch {
 	case negations[verb]:
 		return "" // never run …, don't fetch …
+	case destroys(verb, obj, strings.TrimLeft(rest, "`\"'")):
+		return Destructive
 	case sendVerbs[verb] && secretRE.MatchString(obj):
 		return SendOut
 	case (fetchVerbs[verb] || runVerbs[verb]) && urlRE.MatchString(obj), namesURL[verb] && urlWordRE.MatchString(obj):
