@@ -309,11 +309,11 @@ func digest(data []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// planted reports whether m's description or body gives the agent an
-// instruction that brings in what the repository does not hold, or lifts
-// a guard: what git must not vouch for (see above).
+// planted reports whether what m shows the agent ([memory.Memory.Shown])
+// gives it an instruction that brings in what the repository does not
+// hold, or lifts a guard: what git must not vouch for (see above).
 func planted(m *memory.Memory) bool {
-	return plantedKind(m.Description+"\n"+m.Body) != ""
+	return plantedKind(m.Shown()) != ""
 }
 
 // plantedKind returns the kind of instruction text gives that git must not
