@@ -57,10 +57,6 @@ func secretName(name string) string {
 			if len(words) > 1 { // db_pass, SMTP_PW; a lone PASS is a test result
 				return KindPassword
 			}
-		default:
-			if strings.HasSuffix(w, "password") || strings.HasSuffix(w, "passwd") {
-				return KindPassword // PGPASSWORD, MYSQLPASSWORD: one word
-			}
 		case "token", "accesstoken", "refreshtoken", "authtoken":
 			kind = pick(kind, KindToken)
 		case "apikey", "apitoken":
@@ -79,6 +75,10 @@ func secretName(name string) string {
 				default:
 					kind = pick(kind, KindSecret)
 				}
+			}
+		default:
+			if strings.HasSuffix(w, "password") || strings.HasSuffix(w, "passwd") {
+				return KindPassword // PGPASSWORD, MYSQLPASSWORD: one word
 			}
 		}
 	}
