@@ -18,8 +18,11 @@ var (
 
 	// What an imperative must not send, show or commit: a credential's
 	// file, a variable named like a secret, or the environment itself.
-	secretRE = lazyregexp.New(secretPath + `|\$\{?[a-z0-9_]*(?:key|token|secret|password|passwd|pass)\b|\b[a-z0-9]+_[a-z0-9_]*(?:key|token|secret|password)\b` +
-		`|\b(?:api keys?|access keys?|tokens|secrets|credentials|passwords|private keys?|environment variables|env vars)\b|` + "`env`" + `|\bprintenv\b`)
+	// Not "tokens" or a bare *_key: "log the input tokens", "print the
+	// sort_key" are not secrets.
+	secretRE = lazyregexp.New(secretPath + `|\$\{?[a-z0-9_]*(?:key|token|secret|password|passwd|pass)\b` +
+		`|\b[a-z0-9_]*(?:api|access|secret|private|signing|client|auth|master|encryption)_?key\b|\b[a-z0-9]+_[a-z0-9_]*(?:token|secret|password)\b` +
+		`|\b(?:api keys?|access keys?|access tokens|auth tokens|api tokens|secrets|credentials|passwords|private keys?|environment variables|env vars)\b|` + "`env`" + `|\bprintenv\b`)
 
 	// Phrases that replace the agent's instructions or hide from the user.
 	overrideRE = lazyregexp.New(`\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?` +
