@@ -38,4 +38,4 @@ var (
 
 // Verbs that send, show or commit what follows them.
 var sendVerbs = set("send", "email", "mail", "upload", "post", "paste", "share", "copy", "cp", "scp", "rsync", "forward",
-	"leak", "transmit", "include", "print", "echo", "cat", "reveal", "dump", "expose", "commit", "publish", "attach", "log")
+	"leak", "transmit", "include", "print", "echo", "cat", "reveal", "dump", "expose", "commit", "publish", "attach", "log", "pipe")
