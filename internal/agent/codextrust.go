@@ -56,7 +56,7 @@ type codexHooksFile struct {
 // CodexHooks returns the trust key and hash of every command handler in a
 // hooks.json, by key; none when the file does not exist.
 func CodexHooks(path string) ([]CodexHook, error) {
-	data, err := os.ReadFile(path)
+	data, _, err := readFile(path)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, nil
@@ -216,7 +216,7 @@ func CodexTrustProblems(o Options) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(o.CodexConfig())
+	data, _, err := readFile(o.CodexConfig())
 	if err != nil && !os.IsNotExist(err) {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
 // A Change is what installing or uninstalling did to one file.
@@ -137,19 +137,15 @@ func (o Options) backups(path string) [][]byte {
 	return out
 }
 
-// readFile reads a file and returns its info, taken from the file read.
+// maxConfigFile bounds an agent's config file read: a repository ships
+// .claude/settings.json and .mcp.json, so one may be a link to /dev/zero;
+// ~/.claude.json, which keeps Claude Code's history, can grow to megabytes.
+const maxConfigFile = 64 << 20
+
+// readFile reads a config file and returns its info, taken from the file
+// read; a FIFO, a device or a folder is refused, never waited on.
 func readFile(path string) ([]byte, fs.FileInfo, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	data, err := io.ReadAll(f)
-	return data, fi, err
+	return safefile.ReadInfo(path, maxConfigFile)
 }
 
 // editJSONFile edits a JSON object file keeping key order; an object left

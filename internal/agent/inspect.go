@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 )
@@ -110,7 +109,7 @@ func Inspect(o Options) Registration {
 }
 
 func readObject(path string) *object {
-	data, err := os.ReadFile(path)
+	data, _, err := readFile(path)
 	if err != nil {
 		return newObject()
 	}

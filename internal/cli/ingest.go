@@ -19,6 +19,7 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/project"
 	"github.com/mnemo-dev/mnemo/internal/queue"
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 	"github.com/mnemo-dev/mnemo/internal/transcript"
 	"github.com/mnemo-dev/mnemo/internal/worker"
 )
@@ -315,7 +316,7 @@ func claudeSessions(projects, root string) ([]string, error) {
 // sessionCWD reads the folder a Claude Code session ran in from the first
 // of its first lines that names one; "" when none does.
 func sessionCWD(path string) string {
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path, transcript.MaxFileSize) // a FIFO or a device is refused, never waited on
 	if err != nil {
 		return ""
 	}

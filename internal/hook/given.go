@@ -5,11 +5,12 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/safefile"
+	"github.com/mnemo-dev/mnemo/internal/transcript"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -156,15 +157,15 @@ const summaryTail = 4 << 20
 // as written (JSON), or "" when there is none to be read: then the
 // compaction counts as having dropped everything.
 func compactSummary(path string) string {
-	f, err := os.Open(path)
+	f, fi, err := safefile.Open(path, transcript.MaxFileSize) // a FIFO or a device is refused, never waited on
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > summaryTail {
+	if fi.Size() > summaryTail {
 		f.Seek(fi.Size()-summaryTail, io.SeekStart)
 	}
-	r := bufio.NewReader(f)
+	r := bufio.NewReader(io.LimitReader(f, summaryTail)) // a file growing as it is read
 	last := ""
 	for {
 		line, err := r.ReadBytes('\n')

@@ -13,6 +13,10 @@ const (
 	RunCommand       = "run a command"
 	FetchURL         = "fetch a URL"
 	ChangePermission = "change a permission or setting"
+	SendOut          = "send a secret out"
+	Override         = "override the agent's own instructions"
+	RemoteShell      = "open a shell to another machine"
+	Destructive      = "run a destructive command"
 )
 
 // Patterns over lower-cased text. An instruction is told apart from a
@@ -28,10 +32,11 @@ var (
 		`|\b(curl|wget|iwr|irm)\b[^|\n]*\|\s*(sudo\s+)?(python3?|perl|ruby|node|iex|invoke-expression)\b` +
 		`|\b(ba|z)?sh\s+(-c\s+)?["']?(<\(|\$\()\s*(curl|wget)\b` +
 		`|\b(eval|source)\s+["']?(<\(|\$\()\s*(curl|wget)\b` +
-		`|\b(iex|invoke-expression)\b\s*\(?\s*(iwr|irm|invoke-webrequest|invoke-restmethod|\(?new-object)`)
+		`|\b(iex|invoke-expression)\b\s*\(?\s*(iwr|irm|invoke-webrequest|invoke-restmethod|\(?new-object)` +
+		`|\bbase64\s+(-d|--decode|-d[a-z]*)\b[^|\n]*\|\s*(sudo\s+)?((ba|z|da|k|fi)?sh|python3?|perl|ruby|node)\b`)
 
 	// Settings and flags whose only use is to lift a guard.
-	guardRE = lazyregexp.New(`--dangerously-skip-permissions|\bbypasspermissions\b|\bdangerouslydisablesandbox\b|\bdisableallhooks\b` +
+	guardRE = lazyregexp.New(`--dangerously-skip-permissions|--no-verify\b|\bbypasspermissions\b|\bdangerouslydisablesandbox\b|\bdisableallhooks\b` +
 		`|\ballowedtools\b|\bpermissions\.allow\b|\bdefaultmode\b|\bchmod\s+(-r\s+)?(0?777|0?666|[ugoa]*\+[rwx]*s|a\+w|o\+w)\b`)
 
 	// The parts of a clause before its verb that keep it an instruction:
@@ -77,7 +82,8 @@ func set(words ...string) map[string]bool {
 }
 
 // Kind returns the kind of instruction text gives an agent (one of
-// [PipeToShell], [RunCommand], [FetchURL], [ChangePermission]), or "" when
+// [PipeToShell], [RunCommand], [FetchURL], [ChangePermission], [SendOut],
+// [Override], [RemoteShell], [Destructive]), or "" when
 // it gives none of them. Prohibitions ("never run …") and statements of
 // fact ("the tests run with `make test`", "the docs are at https://…") give
 // none.
@@ -86,8 +92,14 @@ func Kind(text string) string {
 	switch {
 	case pipeRE.MatchString(l):
 		return PipeToShell
+	case remoteRE.MatchString(l):
+		return RemoteShell
 	case guardRE.MatchString(l):
 		return ChangePermission
+	case sendRE.MatchString(l):
+		return SendOut
+	case overrideRE.MatchString(l):
+		return Override
 	}
 	return imperative(l)
 }
@@ -173,6 +185,10 @@ func verbKind(rest string) string {
 	switch {
 	case negations[verb]:
 		return "" // never run …, don't fetch …
+	case destroys(verb, obj, strings.TrimLeft(rest, "`\"'")):
+		return Destructive
+	case sendVerbs[verb] && secretRE.MatchString(obj):
+		return SendOut
 	case (fetchVerbs[verb] || runVerbs[verb]) && urlRE.MatchString(obj), namesURL[verb] && urlWordRE.MatchString(obj):
 		return FetchURL
 	case permVerbs[verb],

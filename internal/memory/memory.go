@@ -2,6 +2,7 @@ package memory
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
@@ -115,6 +116,14 @@ func New(h Header, body string) *Memory {
 
 // Active reports whether m is in force (not superseded).
 func (m *Memory) Active() bool { return m.Status != StatusSuperseded }
+
+// Shown returns the words of m that mnemo gives an agent, one field a
+// line: the description, the why, the tags and the body. It is the text to
+// judge before m is given unreviewed: an instruction planted in its why
+// reaches the agent as surely as one in its body.
+func (m *Memory) Shown() string {
+	return m.Description + "\n" + m.Why + "\n" + strings.Join(m.Tags, " ") + "\n" + m.Body
+}
 
 // Links returns the names m's body links to with [[name]], in order, once each.
 func (m *Memory) Links() []string { return Links(m.Body) }

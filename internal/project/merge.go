@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
 // MergeDriver is the name of the git merge driver that merges MEMORY.md by
@@ -29,6 +30,10 @@ func (p *Project) attribute(path, driver string) (string, error) {
 	return filepath.ToSlash(rel) + " merge=" + driver, nil
 }
 
+// maxAttributes bounds a read of .gitattributes: it is committed, so it may
+// be a link to /dev/zero.
+const maxAttributes = 4 << 20
+
 // HasMergeAttribute reports whether the committed .gitattributes at the
 // root hands index to mnemo's driver.
 func (p *Project) HasMergeAttribute(index string) bool {
@@ -37,7 +42,7 @@ func (p *Project) HasMergeAttribute(index string) bool {
 }
 
 func (p *Project) hasAttribute(line string) bool {
-	data, _ := os.ReadFile(filepath.Join(p.Root, ".gitattributes"))
+	data, _ := safefile.Read(filepath.Join(p.Root, ".gitattributes"), maxAttributes)
 	for l := range strings.Lines(string(data)) {
 		if strings.Join(strings.Fields(l), " ") == line {
 			return true
@@ -94,7 +99,7 @@ func (p *Project) RegisterMergeDriver(ctx context.Context, index string, union .
 		return changed, nil
 	}
 	attrs := filepath.Join(p.Root, ".gitattributes")
-	old, err := os.ReadFile(attrs)
+	old, err := safefile.Read(attrs, maxAttributes)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return changed, fmt.Errorf("project: %w", err)
 	}

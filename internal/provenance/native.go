@@ -73,7 +73,7 @@ func Natives(ms []*memory.Memory, secrets SecretFinder) []Native {
 		if m.Reviewed() {
 			continue
 		}
-		text := m.Description + "\n" + m.Body
+		text := m.Shown()
 		n := Native{Name: m.Name, Description: m.Description, Type: m.Type, Instruction: Instruction(text)}
 		if fs := secrets.Find(text); len(fs) > 0 {
 			n.Secret = fs[0].Kind

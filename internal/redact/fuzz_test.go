@@ -63,6 +63,7 @@ func FuzzFind(f *testing.F) {
 	f.Add("<private>a<private>b</private>")
 	f.Add("-----BEGIN -----BEGIN RSA PRIVATE KEY-----\nabc")
 	f.Add("https://u:p@h https://:@ x://@ ://a:b@c")
+	f.Add("curl -u a:Sup3rS3cret | sshpass -p \"x y\" ; mysql -pS3cr3t&&docker login -p")
 	f.Add(`"password": "a b c" --token x1y2z3w4 Authorization: Bearer ` + fakeRandom)
 	f.Add("\xff\xfe sk-ant-\x00 eyJ.eyJ. " + fakeJWT[:40])
 	f.Add("the admin password for the staging dashboard is " + fakePassword + ".\nroot pw: Hx9!kq27z")

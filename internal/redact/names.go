@@ -40,8 +40,8 @@ func qualifiesKey(word string) bool {
 // it announces none. The name is split into words (snake_case, kebab-case,
 // dotted, camelCase); it is secret when a word is password, passwd,
 // passphrase, pass, pwd, secret, token, credential(s), auth, authorization
-// or cookie, or "key" preceded by a qualifier such as api or private, or is
-// apikey — unless its last word says it describes the secret (max_tokens,
+// or cookie, or ends with password or passwd (PGPASSWORD), or is "key"
+// preceded by a qualifier such as api or private, or is apikey — unless its last word says it describes the secret (max_tokens,
 // password_length, token_url).
 func secretName(name string) string {
 	words := splitName(name)
@@ -75,6 +75,10 @@ func secretName(name string) string {
 				default:
 					kind = pick(kind, KindSecret)
 				}
+			}
+		default:
+			if strings.HasSuffix(w, "password") || strings.HasSuffix(w, "passwd") {
+				return KindPassword // PGPASSWORD, MYSQLPASSWORD: one word
 			}
 		}
 	}

@@ -118,6 +118,7 @@ func (r *Redactor) find(s string) []span {
 	fs = findPEM(fs, s)
 	fs = findURLPasswords(fs, s)
 	fs = findAssignments(fs, s, lower)
+	fs = findCommandPasswords(fs, s)
 	fs = findBearer(fs, s, lower)
 	fs = findProse(fs, s, lower, r)
 	fs = r.findTokens(fs, s)

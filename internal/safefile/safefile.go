@@ -42,19 +42,26 @@ func Open(path string, limit int64) (*os.File, fs.FileInfo, error) {
 // Read returns the content of the regular file at path, refusing one of
 // more than limit bytes (checked before and while reading: a file may grow).
 func Read(path string, limit int64) ([]byte, error) {
-	f, _, err := Open(path, limit)
+	data, _, err := ReadInfo(path, limit)
+	return data, err
+}
+
+// ReadInfo is [Read] that also returns the file's information, taken from
+// the file read.
+func ReadInfo(path string, limit int64) ([]byte, fs.FileInfo, error) {
+	f, fi, err := Open(path, limit)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: err}
 	}
 	if int64(len(data)) > limit {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: tooLarge(int64(len(data)), limit)}
+		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: tooLarge(int64(len(data)), limit)}
 	}
-	return data, nil
+	return data, fi, nil
 }
 
 func tooLarge(size, limit int64) error {

@@ -140,6 +140,10 @@ func (v *Vault) lintIndex(entries []Entry) []Finding {
 			break
 		}
 	}
+	for _, p := range PlantedLines(data) {
+		out = append(out, Finding{File: rel, Line: p.Line, Severity: SeverityError, Message: "a line outside mnemo's block " + p.Problem +
+			", and Claude Code loads MEMORY.md as instructions: move it into a memory file, where it waits for review, or remove it"})
+	}
 	lines, names := nativeDuplicates(string(data), listedNames(entries))
 	for i, n := range lines {
 		out = append(out, Finding{File: rel, Line: n, Severity: SeverityWarning, Message: fmt.Sprintf(

@@ -309,10 +309,18 @@ func digest(data []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// planted reports whether m's description or body gives the agent an
-// instruction that brings in what the repository does not hold, or lifts
-// a guard: what git must not vouch for (see above).
+// planted reports whether what m shows the agent ([memory.Memory.Shown])
+// gives it an instruction that brings in what the repository does not
+// hold, or lifts a guard: what git must not vouch for (see above).
 func planted(m *memory.Memory) bool {
-	k := instruction.Kind(m.Description + "\n" + m.Body)
-	return k != "" && k != instruction.RunCommand
+	return plantedKind(m.Shown()) != ""
+}
+
+// plantedKind returns the kind of instruction text gives that git must not
+// vouch for ([instruction.Kind] but a command to run), or "".
+func plantedKind(text string) string {
+	if k := instruction.Kind(text); k != instruction.RunCommand {
+		return k
+	}
+	return ""
 }
