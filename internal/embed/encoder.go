@@ -4,8 +4,6 @@ import (
 	"math"
 	"runtime"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
 )
 
 // encode returns the vectors of a batch of token id lists, each at most
@@ -145,25 +143,36 @@ func (l *layer) attention(x []float32, batch [][]int32, n int, scratch []scratch
 
 // attend computes the attention of one sentence of n tokens: qkv holds
 // its rows of queries, keys and values (3·l.in wide), and out receives
-// the heads' outputs side by side (l.in wide).
+// the heads' outputs side by side (l.in wide). Each head's two products
+// go through the layer's [kernel], its queries, keys (transposed) and
+// values first copied out whole: n·l.in values each, against the n²·l.in
+// multiply-adds they feed.
 func (l *layer) attend(qkv, out []float32, n int) {
 	if n == 0 {
 		return
 	}
-	hw := l.in / heads
-	scores := blas32.General{Rows: n, Cols: n, Stride: n, Data: make([]float32, n*n)}
+	kn, hw, ld := l.qkvW.kn, l.in/heads, 3*l.in
+	q, kt, v := make([]float32, n*hw), make([]float32, hw*n), make([]float32, n*hw)
+	scores := make([]float32, n*n)
 	for h := range heads {
-		view := func(data []float32, stride, col int) blas32.General {
-			return blas32.General{Rows: n, Cols: hw, Stride: stride, Data: data[col:]}
-		}
-		q := view(qkv, 3*l.in, h*hw)
-		k := view(qkv, 3*l.in, l.in+h*hw)
-		v := view(qkv, 3*l.in, 2*l.in+h*hw)
-		blas32.Gemm(blas.NoTrans, blas.Trans, l.scale, q, k, 0, scores)
 		for i := range n {
-			softmax(scores.Data[i*n : (i+1)*n])
+			row := qkv[i*ld+h*hw:]
+			copy(q[i*hw:(i+1)*hw], row[:hw])
+			for t, e := range row[l.in : l.in+hw] {
+				kt[t*n+i] = e
+			}
+			copy(v[i*hw:(i+1)*hw], row[2*l.in:2*l.in+hw])
 		}
-		blas32.Gemm(blas.NoTrans, blas.NoTrans, 1, scores, v, 0, view(out, l.in, h*hw))
+		clear(scores)
+		kn.mulAdd(q, n, hw, kt, n, false, scores, n)
+		for i := range n {
+			row := scores[i*n : (i+1)*n]
+			for j := range row {
+				row[j] *= l.scale
+			}
+			softmax(row)
+		}
+		kn.mulAdd(scores, n, n, v, hw, false, out[h*hw:], l.in)
 	}
 }
 

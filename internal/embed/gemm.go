@@ -3,9 +3,9 @@
 // in {256, 512, 768, 1536}. That is nearly all of its arithmetic, about
 // 3.9 million multiply-adds a token.
 //
-// gonum's sgemm computes it as one 4-wide SSE axpy per element of x,
-// loading and storing a row of y each time, without FMA: 7.2 ms of CPU
-// for a query of about 10 tokens. Where the processor has AVX2 and FMA
+// gonum's sgemm, which did it before, computes it as one 4-wide SSE axpy
+// per element of x, loading and storing a row of y each time, without
+// FMA: 7.2 ms of CPU for a query of about 10 tokens. Where the processor has AVX2 and FMA
 // (amd64, checked with x/sys/cpu), the assembly kernels of gemm_amd64.s
 // multiply instead, a panel of 16 columns of W at a time: panel4 keeps a
 // 4×16 block of y in 8 ymm registers over the whole of k (per row of the
@@ -16,7 +16,7 @@
 // keeps 8 FMAs in flight. With AVX-512, blocks of 8 rows go through
 // panel8z: 8 zmm accumulators, one load of the panel's row, x broadcast
 // by each FMA from memory. A panel narrower than 16 columns (no matrix of
-// the model has one) goes to gonum.
+// the model has one; the attention's, of n columns, do) goes to [gemm].
 //
 // The resident matrices are laid out in panels (k rows of 16 contiguous
 // values, one panel after another): a panel, at most 96 KB, stays in L2
@@ -38,15 +38,9 @@
 // 1.6 ms at 8 tokens.
 //
 // Elsewhere (no AVX2 or FMA, another architecture, or built with the
-// noasm tag) every matrix stays row-major and gonum multiplies it, as
-// before.
+// noasm tag) every matrix stays row-major and [gemm] multiplies it.
 
 package embed
-
-import (
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
-)
 
 // panelCols is the width of the column panels a [kernel] with panels
 // stores W in.
@@ -55,7 +49,7 @@ const panelCols = 16
 // A kernel multiplies activations by weight matrices. With panels, it
 // multiplies with panel4 and panel1 (gemm_amd64.s, or their Go versions
 // where the assembly does not run), and the matrices it decodes whole
-// it lays out in panels (see [kernel.put]); without, gonum multiplies
+// it lays out in panels (see [kernel.put]); without, [gemm] multiplies
 // and every matrix is row-major.
 type kernel struct {
 	panels bool
@@ -119,10 +113,22 @@ func (kn kernel) mulAdd(x []float32, n, k int, w []float32, m int, panels bool, 
 	}
 }
 
-// gemm is gonum's y += x·w, for w of k rows of m values, ldw apart.
+// gemm is y += x·w in Go, for w of k rows of m values, ldw apart: where
+// the assembly kernels do not run, and for a panel narrower than theirs.
+// It replaced gonum's sgemm, the one use of gonum left, which cost the
+// binary 0.5 MB (its whole BLAS was linked in); where the kernels do not
+// run (arm64, which gonum too multiplies in Go; x86 without AVX2) a query
+// costs a few times what it does with them.
 func gemm(x []float32, n, k int, w []float32, m, ldw int, y []float32, ldy int) {
-	blas32.Gemm(blas.NoTrans, blas.NoTrans, 1,
-		blas32.General{Rows: n, Cols: k, Stride: k, Data: x},
-		blas32.General{Rows: k, Cols: m, Stride: ldw, Data: w}, 1,
-		blas32.General{Rows: n, Cols: m, Stride: ldy, Data: y})
+	for i := range n {
+		yr := y[i*ldy : i*ldy+m : i*ldy+m]
+		for l, a := range x[i*k : (i+1)*k] {
+			if a == 0 {
+				continue // a ReLU's outputs are often
+			}
+			for j, e := range w[l*ldw : l*ldw+m : l*ldw+m] {
+				yr[j] += a * e
+			}
+		}
+	}
 }

@@ -5,7 +5,7 @@ package embed
 import "unsafe"
 
 // haveKernel tells whether the assembly kernels run here: they exist for
-// amd64 only, so multiplying is gonum's (see [kernel]).
+// amd64 only, so multiplying is [gemm]'s (see [kernel]).
 func haveKernel() (panels, zmm bool) { return false, false }
 
 // panel4 is gemm_amd64.s's kernel in Go, so that the panel layout works
