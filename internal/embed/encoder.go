@@ -3,7 +3,6 @@ package embed
 import (
 	"math"
 	"runtime"
-
 )
 
 // encode returns the vectors of a batch of token id lists, each at most
