@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -263,14 +262,16 @@ func (v *Vault) readFile(file string, fi fs.FileInfo, err error) ([]byte, error)
 	if fi.Size() > memory.MaxFileSize {
 		return nil, fmt.Errorf("vault: %w", &memory.ParseError{Path: rel, Err: memory.ErrTooLarge})
 	}
-	f, err := os.Open(path)
-	if err != nil {
+	// Opened without blocking and checked again: the file may have been
+	// swapped (for a FIFO, say) since it was listed.
+	data, err := safefile.Read(path, memory.MaxFileSize)
+	switch {
+	case errors.Is(err, safefile.ErrNotRegular):
+		return fail(errors.New("not a regular file"))
+	case errors.Is(err, safefile.ErrTooLarge):
+		return nil, fmt.Errorf("vault: %w", &memory.ParseError{Path: rel, Err: memory.ErrTooLarge})
+	case err != nil:
 		return nil, fmt.Errorf("vault: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, memory.MaxFileSize+1))
-	if err != nil {
-		return fail(err)
 	}
 	return data, nil
 }

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
@@ -174,5 +176,41 @@ func TestLinkGraph(t *testing.T) {
 	}
 	if _, ok := g.Dangling["b"]; ok {
 		t.Errorf("b exists but is listed as dangling")
+	}
+}
+
+// TestReadFileSwappedForFIFO: a file replaced by a FIFO between the
+// listing's Lstat and the read is refused, not waited on (the read would
+// block until a writer came, and a hook or the MCP server with it).
+func TestReadFileSwappedForFIFO(t *testing.T) {
+	v := mustOpen(t)
+	path := filepath.Join(v.Dir, "a.md")
+	if err := os.WriteFile(path, []byte("---\nname: a\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := v.readFile("a.md", fi, nil)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("read a FIFO as a memory file")
+		}
+	case <-time.After(5 * time.Second):
+		f, _ := os.OpenFile(path, os.O_WRONLY, 0) // let the read return
+		f.Close()
+		t.Fatal("the read of a file swapped for a FIFO blocked")
 	}
 }
