@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"slices"
 )
@@ -19,6 +21,10 @@ type Registration struct {
 	// AutoMemory maps each Claude Code settings file that sets
 	// autoMemoryDirectory to its value.
 	AutoMemory map[string]string
+	// Unreadable maps each file that exists but could not be read or
+	// parsed to why: what it registers is unknown, to mnemo as to the
+	// agent.
+	Unreadable map[string]string
 }
 
 // note records that file runs prog.
@@ -45,7 +51,17 @@ func (r Registration) Missing() []string {
 // Inspect reads every place Claude Code takes hooks and MCP servers from,
 // at every scope, for mnemo's entries.
 func Inspect(o Options) Registration {
-	r := Registration{Hooks: map[string][]string{}, Runs: map[string][]string{}, AutoMemory: map[string]string{}}
+	r := Registration{Hooks: map[string][]string{}, Runs: map[string][]string{}, AutoMemory: map[string]string{}, Unreadable: map[string]string{}}
+	readObject := func(path string) *object {
+		o, err := readObject(path)
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			err = pe.Err // the path is the key
+		}
+		if err != nil {
+			r.Unreadable[path] = err.Error()
+		}
+		return o
+	}
 	for _, f := range []string{
 		filepath.Join(o.Root, ".claude", "settings.json"),
 		filepath.Join(o.Root, ".claude", "settings.local.json"),
@@ -108,16 +124,21 @@ func Inspect(o Options) Registration {
 	return r
 }
 
-func readObject(path string) *object {
+// readObject reads the JSON object file at path: an empty object when
+// there is none, or when it cannot be read or parsed, with why.
+func readObject(path string) (*object, error) {
 	data, _, err := readFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return newObject(), nil
+	}
 	if err != nil {
-		return newObject()
+		return newObject(), err
 	}
 	o, err := parseJSON(data)
 	if err != nil {
-		return newObject()
+		return newObject(), err
 	}
-	return o
+	return o, nil
 }
 
 // server returns the command of mnemo's MCP server in o's mcpServers.

@@ -63,16 +63,21 @@ func parseJSON(data []byte) (*object, error) {
 	dec.UseNumber()
 	v, err := decodeValue(dec)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("line %d: %w", lineAt(data, dec.InputOffset()), err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("unexpected text after the JSON object")
+		return nil, fmt.Errorf("line %d: unexpected text after the JSON object", lineAt(data, dec.InputOffset()))
 	}
 	o, ok := v.(*object)
 	if !ok {
 		return nil, errors.New("not a JSON object")
 	}
 	return o, nil
+}
+
+// lineAt returns the line of data that byte offset off is on, from 1.
+func lineAt(data []byte, off int64) int {
+	return 1 + bytes.Count(data[:min(max(off, 0), int64(len(data)))], []byte("\n"))
 }
 
 func decodeValue(dec *json.Decoder) (any, error) {

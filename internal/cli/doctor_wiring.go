@@ -35,6 +35,20 @@ func wiringChecks(ctx context.Context, f *Factory, p *project.Project, o agent.O
 	if len(reg.Servers) == 0 && !reg.Plugin {
 		mcp = check{Name: "mcp", Status: "warn", Detail: "the MCP server mnemo is not registered", Fix: "mnemo init"}
 	}
+	// A file that cannot be read registers nothing the agent can use:
+	// its problem is the finding, not what it seems to lack.
+	told := map[*check]bool{}
+	for _, file := range slices.Sorted(maps.Keys(reg.Unreadable)) {
+		c := &hooks
+		if base := filepath.Base(file); base == ".mcp.json" || base == ".claude.json" {
+			c = &mcp
+		}
+		if !told[c] {
+			told[c] = true
+			c.Status, c.Detail = "fail", displayPath(f, file)+" cannot be read: "+reg.Unreadable[file]
+			c.Fix = "correct or remove " + displayPath(f, file) + ", then mnemo init"
+		}
+	}
 	for _, file := range slices.Sorted(maps.Keys(reg.Runs)) {
 		c := &hooks
 		if base := filepath.Base(file); base == ".mcp.json" || base == ".claude.json" {
