@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
@@ -50,6 +51,11 @@ func (v *Vault) Lint() []Finding {
 	}
 	var entries []Entry
 	for _, de := range des {
+		if atomicfile.IsTemp(de.Name()) {
+			out = append(out, Finding{File: v.rel(de.Name()), Severity: SeverityWarning,
+				Message: "left by a write that did not finish: remove it (the next write to the vault does)"})
+			continue
+		}
 		if !isMemoryFile(de.Name()) {
 			continue
 		}
