@@ -176,7 +176,7 @@ func getText(o getOutput) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s (%s vault, %s, status %s, confidence %g)\n", o.Name, o.Vault, o.Type, o.Status, o.Confidence)
 	if o.Review != "" {
-		fmt.Fprintf(&b, "%s: the agent wrote it, no person confirmed it\n", o.Review)
+		fmt.Fprintf(&b, "%s: %s\n", o.Review, unreviewedNote)
 	}
 	b.WriteString(o.Description + "\n")
 	fmt.Fprintf(&b, "created %s, updated %s, source %s\n", o.Created, o.Updated, o.Source)

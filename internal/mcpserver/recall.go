@@ -264,7 +264,7 @@ func recallText(query string, out recallOutput) string {
 	for _, m := range out.Memories {
 		fmt.Fprintf(&b, "\n## %s (%s %s, written %s, confidence %g)\n", m.Name, m.Vault, m.Type, m.Written, m.Confidence)
 		if m.Review != "" {
-			fmt.Fprintf(&b, "%s: the agent wrote it, no person confirmed it\n", m.Review)
+			fmt.Fprintf(&b, "%s: %s\n", m.Review, unreviewedNote)
 		}
 		b.WriteString(m.Description + "\n")
 		if m.Body != "" {

@@ -15,6 +15,11 @@ func shown(s string) string { return redact.String(s) }
 // the vault natively, or one written by hand), why it waits for review and
 // what its check found, as the inbox says it; "" for a reviewed memory.
 // The hooks never inject such a file; recall and get give it only marked.
+// unreviewedNote follows the review mark of such a memory in the text
+// shown to the agent. Who wrote it is not known (the agent natively, a
+// person by hand, a teammate's commit): only that no one here reviewed it.
+const unreviewedNote = "no person has confirmed it here: check it before relying on it"
+
 func reviewOf(m *memory.Memory) string { return provenance.ReviewOf(m, secretFinder{}) }
 
 // secretFinder finds secrets with redact's default rules.
