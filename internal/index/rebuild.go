@@ -68,7 +68,8 @@ func (db *DB) keptVectors(ctx context.Context) ([]keptVector, error) {
 }
 
 // restoreVectors stores each kept vector, of model, again for the memory
-// of that name whose content is still the one it was computed from.
+// of that name whose content is still the one it was computed from;
+// none when another process embedded with another model meanwhile.
 func (db *DB) restoreVectors(ctx context.Context, model string, kept []keptVector) error {
 	if len(kept) == 0 {
 		return nil
@@ -78,6 +79,9 @@ func (db *DB) restoreVectors(ctx context.Context, model string, kept []keptVecto
 		return err
 	}
 	defer tx.Rollback()
+	if now, err := db.storedModel(ctx, tx); err != nil || now != nil && *now != model {
+		return err
+	}
 	for _, k := range kept {
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO vectors (memory_id, data)
 			SELECT id, ? FROM memories WHERE source = ? AND name = ? AND hash = ?`,
