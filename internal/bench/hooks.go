@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mnemo-dev/mnemo/internal/embed"
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/project"
 	"github.com/mnemo-dev/mnemo/internal/vault"
@@ -189,6 +190,10 @@ func standInVectors(ctx context.Context, root, home string) error {
 // hashedWords embeds a text as its words hashed into 512 values, of
 // length 1.
 type hashedWords struct{}
+
+// ModelID is the built-in model's: the vectors stand in for its, and
+// the hooks score their queries' vectors of it against them.
+func (hashedWords) ModelID() string { return embed.ModelID }
 
 func (hashedWords) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))

@@ -160,6 +160,9 @@ func (c *cachedQueries) write(t *testing.T) {
 	}
 }
 
+// ModelID is the model of the embedder the vectors are kept of.
+func (c *cachedQueries) ModelID() string { return c.m.ModelID() }
+
 func (c *cachedQueries) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -204,6 +207,11 @@ func TestLoCoMoDump(t *testing.T) {
 		db, err := index.Open(ctx, filepath.Join(dir, safeName(c.ID), index.FileName), nil)
 		if err != nil {
 			t.Fatal(err)
+		}
+		// The turns' vectors are of the model TestLoCoMoTune embedded them
+		// with: of another, the dump would hold no cosines.
+		if model, err := db.VectorModel(ctx); err != nil || model != qs.ModelID() {
+			t.Fatalf("%s: the turns' vectors are of model %q, not %q (%v): run TestLoCoMoTune first", c.ID, model, qs.ModelID(), err)
 		}
 		e := recall.New(db, recall.DefaultConfig())
 		now := lastDate(c).Add(24 * time.Hour)
@@ -272,7 +280,7 @@ func cosines(ctx context.Context, db *index.DB, qs *cachedQueries, question stri
 	if err != nil {
 		return nil, err
 	}
-	hits, err := db.Nearest(ctx, index.NearQuery{Vector: vec, Limit: 100000})
+	hits, err := db.Nearest(ctx, index.NearQuery{Vector: vec, Model: qs.ModelID(), Limit: 100000})
 	if err != nil {
 		return nil, err
 	}

@@ -113,12 +113,36 @@ func runDoctor(ctx context.Context, f *Factory) []check {
 		add("index", "fail", err.Error(), "delete "+filepath.Join(state, index.FileName)+"; mnemo rebuilds it")
 	} else {
 		n, _ := db.Count(ctx)
-		db.Close()
 		add("index", "ok", fmt.Sprintf("%d memories indexed", n), "")
+		if c, ok := vectorsCheck(ctx, f, db); ok {
+			out = append(out, c)
+		}
+		db.Close()
 	}
 	out = append(out, queueCheck(ctx, state)...)
 	out = append(out, extractorCheck(f))
 	return out
+}
+
+// vectorsCheck says when the index's vectors are of another model than
+// this build's (one that came before an upgrade): recall ranks by words
+// alone until they are embedded again. It says nothing when they are of
+// this model, or there are none, or recall by meaning is off.
+func vectorsCheck(ctx context.Context, f *Factory, db *index.DB) (check, bool) {
+	m := f.Semantic()
+	if m == nil {
+		return check{}, false
+	}
+	model, err := db.VectorModel(ctx)
+	if err != nil {
+		return check{Name: "vectors", Status: "warn", Detail: err.Error()}, true
+	}
+	if model == "" || model == m.ModelID() {
+		return check{}, false
+	}
+	return check{Name: "vectors", Status: "warn",
+		Detail: fmt.Sprintf("the memories' vectors are of model %s, not this build's %s: recall ranks by words alone until they are embedded again", model, m.ModelID()),
+		Fix:    "mnemo reindex (or wait: the worker embeds them again at the end of the next session)"}, true
 }
 
 func hookPlaces(reg agent.Registration) string {

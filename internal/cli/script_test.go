@@ -14,6 +14,8 @@ import (
 	"github.com/gofrs/flock"
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/mnemo-dev/mnemo/internal/embed"
+	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/queue"
 )
@@ -42,6 +44,7 @@ func TestScripts(t *testing.T) {
 				}
 			},
 			"mode":       checkMode,
+			"oldvectors": oldVectors,
 			"tokens":     checkTokens,
 			"workerlock": workerLock(),
 		},
@@ -76,6 +79,34 @@ func checkMode(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s has mode %#o, want %s%#o", args[0], got, map[bool]string{true: "not "}[neg], want)
 	}
 }
+
+// oldVectors is the script command "oldvectors": embed every memory of
+// each index under $MNEMO_HOME again as a build with another model would
+// have (the built-in model's vectors under another id, so that a process
+// that scored them would still find by meaning), as after an upgrade.
+func oldVectors(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: oldvectors")
+	}
+	paths, err := filepath.Glob(filepath.Join(ts.Getenv("MNEMO_HOME"), "state", "*", index.FileName))
+	ts.Check(err)
+	if len(paths) == 0 {
+		ts.Fatalf("no index under $MNEMO_HOME/state")
+	}
+	ctx := context.Background()
+	for _, p := range paths {
+		db, err := index.Open(ctx, p, nil)
+		ts.Check(err)
+		_, err = db.EmbedMissing(ctx, olderModel{embed.NewLazy()}, nil)
+		ts.Check(err)
+		ts.Check(db.Close())
+	}
+}
+
+// olderModel is the built-in model named as another build's.
+type olderModel struct{ *embed.Lazy }
+
+func (olderModel) ModelID() string { return "use-lite-older" }
 
 // checkTokens is the script command "tokens MAX FILE...": the files cost
 // at most MAX tokens together ([memory.EstimateTokens]), or with !, more.

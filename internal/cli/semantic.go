@@ -65,18 +65,29 @@ func (f *Factory) compare() func(ctx context.Context, a, b string) (float64, err
 // reindex` or the worker.
 const inlineEmbedMax = 32
 
-// embedFew embeds the memories of db that lack a vector when there are
-// few of them, so that a memory added a moment ago is found by meaning.
-// Callers run it after a sync that wrote: counting costs a lookup per
-// memory.
+// embedFew embeds the memories of db that lack a vector of the model
+// when there are few of them, so that a memory added a moment ago is
+// found by meaning. Callers run it after a sync that wrote: counting
+// costs a lookup per memory.
 func embedFew(ctx context.Context, f *Factory, db *index.DB) error {
 	m := f.Semantic()
 	if m == nil {
 		return nil
 	}
 	n, err := db.MissingVectors(ctx)
-	if err != nil || n == 0 || n > inlineEmbedMax {
+	if err != nil {
 		return err
+	}
+	// Vectors of another model are all to be embedded again.
+	if model, err := db.VectorModel(ctx); err != nil {
+		return err
+	} else if model != "" && model != m.ModelID() {
+		if n, err = db.Count(ctx); err != nil {
+			return err
+		}
+	}
+	if n == 0 || n > inlineEmbedMax {
+		return nil
 	}
 	_, err = db.EmbedMissing(ctx, m, nil)
 	return err

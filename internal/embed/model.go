@@ -28,6 +28,14 @@ const batchTokens = 2048
 //go:embed model.bin
 var packed string
 
+// ModelID names the built-in model: "use-lite-" and the first 64 bits of
+// model.bin's SHA-256, which gen/pack writes beside it (modelid.go), so
+// that naming the model costs a process nothing. index.db stores it with
+// the vectors, and a process never scores a query's vector against those
+// of another model. The weights are what it names: the code that reads
+// them is held to the reference by the golden tests.
+const ModelID = "use-lite-" + modelSum
+
 // A Model embeds text. It is safe for concurrent use.
 type Model struct {
 	file    *packfile.File
@@ -77,6 +85,9 @@ func load(data string, resident bool, kn kernel) (*Model, error) {
 	})
 	return m, nil
 }
+
+// ModelID returns [ModelID].
+func (m *Model) ModelID() string { return ModelID }
 
 // Tokens returns the ids of the pieces text is cut into, at most
 // [MaxTokens] of them.
@@ -187,6 +198,9 @@ func NewLazy() *Lazy { return &Lazy{load: sync.OnceValues(Load)} }
 // matrices decoded (see [LoadResident]), for a long-lived process.
 func NewLazyResident() *Lazy { return &Lazy{load: sync.OnceValues(LoadResident)} }
 
+// ModelID returns [ModelID], without loading the model.
+func (l *Lazy) ModelID() string { return ModelID }
+
 // Embed is [Model.Embed].
 func (l *Lazy) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	m, err := l.load()
@@ -211,6 +225,9 @@ type Short struct {
 	l *Lazy
 	n int
 }
+
+// ModelID returns [ModelID], without loading the model.
+func (s Short) ModelID() string { return ModelID }
 
 // EmbedQuery is [Model.EmbedQuery] of the first tokens of text.
 func (s Short) EmbedQuery(ctx context.Context, text string) ([]float32, error) {

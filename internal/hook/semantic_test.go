@@ -57,6 +57,8 @@ func (m *fakeModel) Embed(ctx context.Context, texts []string) ([][]float32, err
 	return out, nil
 }
 
+func (m *fakeModel) ModelID() string { return "fake" }
+
 func (m *fakeModel) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
 	m.queries = append(m.queries, text)
 	return m.vector(text), nil

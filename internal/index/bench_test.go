@@ -180,6 +180,8 @@ func BenchmarkPruneHistory(b *testing.B) {
 // the model's size, at no cost.
 type hashEmbedder struct{}
 
+func (hashEmbedder) ModelID() string { return "hash" }
+
 func (hashEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	for i, t := range texts {
@@ -222,7 +224,7 @@ func BenchmarkNearest10k(b *testing.B) {
 	q, _ := hashEmbedder{}.Embed(ctx, []string{"a query"})
 	b.Run("cached", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := db.Nearest(ctx, NearQuery{Vector: q[0], Limit: 30}); err != nil {
+			if _, err := db.Nearest(ctx, NearQuery{Vector: q[0], Model: "hash", Limit: 30}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -232,7 +234,7 @@ func BenchmarkNearest10k(b *testing.B) {
 			db.vmu.Lock()
 			db.vectors = nil
 			db.vmu.Unlock()
-			if _, err := db.Nearest(ctx, NearQuery{Vector: q[0], Limit: 30}); err != nil {
+			if _, err := db.Nearest(ctx, NearQuery{Vector: q[0], Model: "hash", Limit: 30}); err != nil {
 				b.Fatal(err)
 			}
 		}

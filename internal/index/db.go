@@ -17,10 +17,24 @@ import (
 )
 
 // SchemaVersion is stored in PRAGMA user_version. An index.db with another
-// version was written by another build of mnemo and is rebuilt. Version 12
-// moved the history to history.db, 13 left out the rows of memories that
-// fail validation, 14 added the vectors, 15 their mean.
-const SchemaVersion = 15
+// version was written by another build of mnemo and is rebuilt, unless
+// [upgrades] brings it to this one in place. Version 12 moved the history
+// to history.db, 13 left out the rows of memories that fail validation, 14
+// added the vectors, 15 their mean, 16 the model they are of.
+const SchemaVersion = 16
+
+// upgrades bring an index.db of the version each is keyed by to
+// [SchemaVersion] in place, where rebuilding it all would be wasted work.
+// Version 15's vectors name no model, and may be of the weights of an
+// older build: they are dropped, and the worker embeds every memory again
+// (minutes at 10,000 memories, in batches no hook waits for); the rest,
+// which the model does not touch, is kept.
+var upgrades = map[int]string{
+	15: `ALTER TABLE vector_gen ADD COLUMN model TEXT NOT NULL DEFAULT '';
+		DELETE FROM vectors;
+		DELETE FROM vector_mean;
+		UPDATE vector_gen SET gen = gen + 1, model = '';`,
+}
 
 // FileName is the index's file in a state folder.
 const FileName = "index.db"
@@ -174,8 +188,8 @@ func (db *DB) open(ctx context.Context) error {
 }
 
 // migrate creates the schema in an empty file, and drops and recreates it
-// when the file holds another version, after moving out the history an
-// older one held. It runs in one write transaction, so two processes
+// when the file holds another version that no [upgrades] entry brings up
+// to this one, after moving out the history an older one held. It runs in one write transaction, so two processes
 // opening a stale file rebuild it once.
 func (db *DB) migrate(ctx context.Context) error {
 	var v int
@@ -198,6 +212,15 @@ func (db *DB) migrate(ctx context.Context) error {
 	}
 	if v == SchemaVersion {
 		return nil // another process got there first
+	}
+	if up, ok := upgrades[v]; ok {
+		_, err := tx.ExecContext(ctx, up+fmt.Sprintf("PRAGMA main.user_version = %d", SchemaVersion))
+		if err == nil {
+			db.log.Info("index.db upgraded in place", "path", db.path, "version", v, "want", SchemaVersion)
+			return tx.Commit()
+		}
+		// Not the file its version says: rebuilt, as any other.
+		db.log.Warn("index.db could not be upgraded in place", "path", db.path, "version", v, "err", err)
 	}
 	n, err := recreate(ctx, tx)
 	if err != nil {

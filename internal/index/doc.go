@@ -16,6 +16,9 @@
 // Each memory may have a sentence vector (see [DB.EmbedMissing] and
 // [DB.Nearest]): computed outside any transaction by the worker and the
 // commands, never by a sync, and lost with the row when the file changes.
+// The vectors are of one model, which index.db names ([Embedder]'s
+// ModelID): a query of another model uses none of them, and EmbedMissing
+// with another model embeds every memory again.
 //
 // Package index also owns history.db, beside index.db: what mnemo learns
 // from use and cannot rebuild from the files (recall statistics, the

@@ -13,6 +13,7 @@ import (
 // A NearQuery asks for the memories whose vectors are nearest a vector.
 type NearQuery struct {
 	Vector []float32 // of length 1, as an [Embedder] gives
+	Model  string    // the ModelID of the Embedder that gave Vector
 	Filter Filter
 	Limit  int
 	// Among, when not nil, limits the search to these memories: a hook
@@ -22,7 +23,8 @@ type NearQuery struct {
 
 // Nearest returns up to q.Limit memories with a vector, nearest q.Vector
 // first; a Hit's Score is the cosine similarity. Memories without a
-// vector, or with one of another length, are left out. The whole set of
+// vector, or with one of another length, are left out; so are all when
+// the vectors are of another model than q.Model. The whole set of
 // vectors is read once and kept, as stored (int8 with a scale: 5 MB at
 // 10,000 memories), until a sync or [DB.EmbedMissing] changes it, so that
 // a long-lived process (the MCP server) scans memory, not the file. With
@@ -35,9 +37,9 @@ func (db *DB) Nearest(ctx context.Context, q NearQuery) ([]Hit, error) {
 	var vs *vectorSet
 	var err error
 	if q.Among != nil {
-		vs, err = db.amongVectors(ctx, q.Among)
+		vs, err = db.amongVectors(ctx, q.Among, q.Model)
 	} else {
-		vs, err = db.allVectors(ctx)
+		vs, err = db.allVectors(ctx, q.Model)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("index: nearest: %w", err)
@@ -144,24 +146,28 @@ func (vs *vectorSet) nearest(q NearQuery) []Hit {
 }
 
 // vectorsKey returns the sync and vector generations, which tell whether
-// the vectors kept in memory are still those of the file.
-func (db *DB) vectorsKey(ctx context.Context) ([2]int64, error) {
+// the vectors kept in memory are still those of the file, and the model
+// the vectors are of, which changes only with the vector generation.
+func (db *DB) vectorsKey(ctx context.Context) ([2]int64, string, error) {
 	var key [2]int64
+	var model string
 	stmt, err := db.stmt(ctx, `SELECT coalesce((SELECT gen FROM lengths WHERE k = 1), 0),
-		coalesce((SELECT gen FROM vector_gen WHERE k = 1), 0)`)
+		coalesce((SELECT gen FROM vector_gen WHERE k = 1), 0),
+		coalesce((SELECT model FROM vector_gen WHERE k = 1), '')`)
 	if err != nil {
-		return key, err
+		return key, "", err
 	}
-	err = stmt.QueryRowContext(ctx).Scan(&key[0], &key[1])
-	return key, err
+	err = stmt.QueryRowContext(ctx).Scan(&key[0], &key[1], &model)
+	return key, model, err
 }
 
 // allVectors returns every vector, from memory when neither a sync nor
-// EmbedMissing wrote since they were read.
-func (db *DB) allVectors(ctx context.Context) (*vectorSet, error) {
-	key, err := db.vectorsKey(ctx)
-	if err != nil {
-		return nil, err
+// EmbedMissing wrote since they were read; none when they are of another
+// model than model.
+func (db *DB) allVectors(ctx context.Context, model string) (*vectorSet, error) {
+	key, of, err := db.vectorsKey(ctx)
+	if err != nil || of != model {
+		return &vectorSet{}, err
 	}
 	db.vmu.Lock()
 	defer db.vmu.Unlock()
@@ -173,7 +179,8 @@ func (db *DB) allVectors(ctx context.Context) (*vectorSet, error) {
 		return nil, err
 	}
 	// In the order of the table's key: no sort, and subset can search it.
-	rows, err := db.sql.QueryContext(ctx, "SELECT memory_id, data FROM vectors ORDER BY memory_id")
+	// The model is asked again: it may have changed since the key was read.
+	rows, err := db.sql.QueryContext(ctx, "SELECT memory_id, data FROM vectors WHERE "+ofModel+" ORDER BY memory_id", model)
 	if err != nil {
 		return nil, err
 	}
@@ -185,9 +192,9 @@ func (db *DB) allVectors(ctx context.Context) (*vectorSet, error) {
 	return vs, nil
 }
 
-// amongVectors returns the vectors of ids: from those kept in memory when
-// they are current, else read from the file.
-func (db *DB) amongVectors(ctx context.Context, ids []int64) (*vectorSet, error) {
+// amongVectors returns the vectors of ids, if they are of model: from
+// those kept in memory when they are current, else read from the file.
+func (db *DB) amongVectors(ctx context.Context, ids []int64, model string) (*vectorSet, error) {
 	if len(ids) == 0 {
 		return &vectorSet{}, nil
 	}
@@ -195,9 +202,12 @@ func (db *DB) amongVectors(ctx context.Context, ids []int64) (*vectorSet, error)
 	kept, at := db.vectors, db.vectorsAt // never changed once kept
 	db.vmu.Unlock()
 	if kept != nil {
-		key, err := db.vectorsKey(ctx)
+		key, of, err := db.vectorsKey(ctx)
 		if err != nil {
 			return nil, err
+		}
+		if of != model {
+			return &vectorSet{}, nil
 		}
 		if key == at {
 			return kept.subset(ids), nil
@@ -207,7 +217,7 @@ func (db *DB) amongVectors(ctx context.Context, ids []int64) (*vectorSet, error)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.queryIDs(ctx, nil, "SELECT memory_id, data FROM vectors WHERE memory_id IN ", ids)
+	rows, err := db.queryIDs(ctx, nil, "SELECT memory_id, data FROM vectors WHERE "+ofModel+" AND memory_id IN ", ids, model)
 	if err != nil {
 		return nil, err
 	}

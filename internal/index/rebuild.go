@@ -25,6 +25,10 @@ func (db *DB) Rebuild(ctx context.Context, sources ...Source) (SyncStats, error)
 	if err != nil {
 		return SyncStats{}, fmt.Errorf("index: rebuild: %w", err)
 	}
+	model, err := db.VectorModel(ctx)
+	if err != nil {
+		return SyncStats{}, fmt.Errorf("index: rebuild: %w", err)
+	}
 	if err := db.empty(ctx); err != nil {
 		return SyncStats{}, fmt.Errorf("index: rebuild: %w", err)
 	}
@@ -32,7 +36,7 @@ func (db *DB) Rebuild(ctx context.Context, sources ...Source) (SyncStats, error)
 	if err != nil {
 		return st, err
 	}
-	if err := db.restoreVectors(ctx, kept); err != nil {
+	if err := db.restoreVectors(ctx, model, kept); err != nil {
 		return st, fmt.Errorf("index: rebuild: %w", err)
 	}
 	return st, nil
@@ -63,9 +67,10 @@ func (db *DB) keptVectors(ctx context.Context) ([]keptVector, error) {
 	return out, rows.Err()
 }
 
-// restoreVectors stores each kept vector again for the memory of that
-// name whose content is still the one it was computed from.
-func (db *DB) restoreVectors(ctx context.Context, kept []keptVector) error {
+// restoreVectors stores each kept vector, of model, again for the memory
+// of that name whose content is still the one it was computed from;
+// none when another process embedded with another model meanwhile.
+func (db *DB) restoreVectors(ctx context.Context, model string, kept []keptVector) error {
 	if len(kept) == 0 {
 		return nil
 	}
@@ -74,6 +79,9 @@ func (db *DB) restoreVectors(ctx context.Context, kept []keptVector) error {
 		return err
 	}
 	defer tx.Rollback()
+	if now, err := db.storedModel(ctx, tx); err != nil || now != nil && *now != model {
+		return err
+	}
 	for _, k := range kept {
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO vectors (memory_id, data)
 			SELECT id, ? FROM memories WHERE source = ? AND name = ? AND hash = ?`,
@@ -81,8 +89,8 @@ func (db *DB) restoreVectors(ctx context.Context, kept []keptVector) error {
 			return fmt.Errorf("keep the vectors: %w", err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO vector_gen (k, gen) VALUES (1, 1)
-		ON CONFLICT (k) DO UPDATE SET gen = gen + 1`); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO vector_gen (k, gen, model) VALUES (1, 1, ?)
+		ON CONFLICT (k) DO UPDATE SET gen = gen + 1, model = excluded.model`, model); err != nil {
 		return fmt.Errorf("keep the vectors: %w", err)
 	}
 	return tx.Commit()

@@ -1,5 +1,6 @@
 -- index.db schema. Bump SchemaVersion in db.go on any change: a file with
--- another version is rebuilt from the vaults. What cannot be rebuilt from
+-- another version is rebuilt from the vaults (or brought up to this one
+-- in place: see upgrades in db.go). What cannot be rebuilt from
 -- the files is not here but in history.db (see history/).
 
 -- One row per memory file.
@@ -112,9 +113,13 @@ CREATE TABLE vector_mean (
 );
 -- Counts the EmbedMissing batches that wrote: with the sync generation in
 -- lengths, it tells a process holding the vectors in memory that they changed.
+-- model names the model every vector and the mean are of (an
+-- Embedder's ModelID): recall uses them only with a query of that model,
+-- and EmbedMissing with another drops them and embeds every memory again.
 CREATE TABLE vector_gen (
-	k   INTEGER PRIMARY KEY CHECK (k = 1),
-	gen INTEGER NOT NULL
+	k     INTEGER PRIMARY KEY CHECK (k = 1),
+	gen   INTEGER NOT NULL,
+	model TEXT    NOT NULL DEFAULT ''
 );
 
 -- For each source, the name, row, size and mtime of every file, packed in

@@ -187,8 +187,9 @@ func placeholders(n int) string {
 }
 
 // queryIDs runs query with the list of ids appended, as a prepared
-// statement taking the ids as one JSON array, in tx when it is not nil.
-func (db *DB) queryIDs(ctx context.Context, tx *sql.Tx, query string, ids []int64) (*sql.Rows, error) {
+// statement taking args (for query's own placeholders), then the ids as
+// one JSON array, in tx when it is not nil.
+func (db *DB) queryIDs(ctx context.Context, tx *sql.Tx, query string, ids []int64, args ...any) (*sql.Rows, error) {
 	stmt, err := db.stmt(ctx, query+"(SELECT value FROM json_each(?))")
 	if err != nil {
 		return nil, err
@@ -200,7 +201,7 @@ func (db *DB) queryIDs(ctx context.Context, tx *sql.Tx, query string, ids []int6
 	if tx != nil {
 		stmt = tx.StmtContext(ctx, stmt)
 	}
-	return stmt.QueryContext(ctx, string(list))
+	return stmt.QueryContext(ctx, append(args, string(list))...)
 }
 
 // idList writes ids as an SQL list; they are integers, so nothing needs quoting.

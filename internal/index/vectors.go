@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -13,9 +14,11 @@ import (
 
 // An Embedder turns texts into vectors of length 1, one per text, all of
 // one length, or nil for a text it cannot read; package embed's Model is
-// one.
+// one. ModelID names the model: two embedders with one id give the same
+// vectors, and vectors of two ids are never compared.
 type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	ModelID() string
 }
 
 // embedBatch is how many memories [DB.EmbedMissing] embeds between two
@@ -27,10 +30,16 @@ const embedBatch = 32
 // batch at a time: the texts are read and embedded outside any
 // transaction, and each batch is written in one short transaction, for
 // the memories whose content is still what was embedded. So hooks and the
-// MCP server, which only read, never wait for it. progress, when not nil,
-// is told after each batch how many are done of how many were missing.
-// It returns how many vectors it wrote.
+// MCP server, which only read, never wait for it. Vectors of another
+// model than e's are dropped first, with their mean (see [DB.useModel]),
+// and every memory is embedded again. progress, when not nil, is told
+// after each batch how many are done of how many were missing. It
+// returns how many vectors it wrote.
 func (db *DB) EmbedMissing(ctx context.Context, e Embedder, progress func(done, total int)) (int, error) {
+	model := e.ModelID()
+	if err := db.useModel(ctx, model); err != nil {
+		return 0, fmt.Errorf("index: embed: %w", err)
+	}
 	var total int
 	err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM memories m"+missingVector).Scan(&total)
 	if err != nil {
@@ -55,7 +64,7 @@ func (db *DB) EmbedMissing(ctx context.Context, e Embedder, progress func(done, 
 		if len(vecs) != len(batch) {
 			return done, fmt.Errorf("index: embed: %d vectors for %d texts", len(vecs), len(batch))
 		}
-		n, err := db.writeVectors(ctx, batch, vecs)
+		n, err := db.writeVectors(ctx, model, batch, vecs)
 		if err != nil {
 			return done, fmt.Errorf("index: embed: %w", err)
 		}
@@ -70,7 +79,7 @@ func (db *DB) EmbedMissing(ctx context.Context, e Embedder, progress func(done, 
 	err = db.sql.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM vectors)
 		AND NOT EXISTS (SELECT 1 FROM vector_mean)`).Scan(&stale)
 	if err == nil && (done > 0 || stale) {
-		err = db.writeMean(ctx)
+		err = db.writeMean(ctx, model)
 	}
 	if err != nil {
 		return done, fmt.Errorf("index: embed: mean vector: %w", err)
@@ -78,9 +87,70 @@ func (db *DB) EmbedMissing(ctx context.Context, e Embedder, progress func(done, 
 	return done, nil
 }
 
-// writeMean stores the mean of every vector (see [DB.MeanVector]).
-func (db *DB) writeMean(ctx context.Context) error {
-	vs, err := db.allVectors(ctx)
+// useModel makes model the one the vectors are of: when they are of
+// another (or of none named, after an upgrade: see [upgrades]), it drops
+// them and their mean in one short transaction, so that a process reading
+// them for recall finds none until they are embedded again.
+func (db *DB) useModel(ctx context.Context, model string) error {
+	was, err := db.storedModel(ctx, db.sql)
+	if err != nil || was != nil && *was == model {
+		return err
+	}
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if was, err = db.storedModel(ctx, tx); err != nil || was != nil && *was == model {
+		return err // another process got there first
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM vectors; DELETE FROM vector_mean;
+		INSERT INTO vector_gen (k, gen, model) VALUES (1, 1, ?)
+		ON CONFLICT (k) DO UPDATE SET gen = gen + 1, model = excluded.model`, model); err != nil {
+		return err
+	}
+	if was != nil && *was != "" {
+		db.log.Info("index: vectors of another model dropped, to be embedded again", "was", *was, "model", model)
+	}
+	return tx.Commit()
+}
+
+// storedModel returns the model the vectors are of, or nil before any
+// EmbedMissing.
+func (db *DB) storedModel(ctx context.Context, q interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}) (*string, error) {
+	var model string
+	err := q.QueryRowContext(ctx, "SELECT model FROM vector_gen WHERE k = 1").Scan(&model)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("vector model: %w", err)
+	}
+	return &model, nil
+}
+
+// VectorModel returns the model the vectors are of (an [Embedder]'s
+// ModelID), or "" when there are none.
+func (db *DB) VectorModel(ctx context.Context) (string, error) {
+	var model string
+	err := db.sql.QueryRowContext(ctx, `SELECT model FROM vector_gen
+		WHERE k = 1 AND EXISTS (SELECT 1 FROM vectors)`).Scan(&model)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("index: vector model: %w", err)
+	}
+	return model, nil
+}
+
+// ofModel restricts a query to when the vectors are of the model its
+// first argument names.
+const ofModel = "EXISTS (SELECT 1 FROM vector_gen WHERE k = 1 AND model = ?)"
+
+// writeMean stores the mean of every vector of model (see
+// [DB.MeanVector]), unless the vectors are of another by then.
+func (db *DB) writeMean(ctx context.Context, model string) error {
+	vs, err := db.allVectors(ctx, model)
 	if err != nil || len(vs.ids) == 0 {
 		return err
 	}
@@ -94,20 +164,21 @@ func (db *DB) writeMean(ctx context.Context) error {
 	for _, x := range mean {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(x/float64(len(vs.ids)))))
 	}
-	_, err = db.sql.ExecContext(ctx, "INSERT OR REPLACE INTO vector_mean (k, data) VALUES (1, ?)", b)
+	_, err = db.sql.ExecContext(ctx, "INSERT OR REPLACE INTO vector_mean (k, data) SELECT 1, ? WHERE "+ofModel, b, model)
 	return err
 }
 
 // MeanVector returns the mean of the vault's vectors as the last
-// [DB.EmbedMissing] that wrote computed it, or nil before any. Its dot
+// [DB.EmbedMissing] that wrote computed it, or nil before any, or when
+// they are of another model than model (see [Embedder]). Its dot
 // product with a query's vector is the query's mean cosine similarity to
 // the vault: what recall by meaning measures a memory's nearness from, so
 // that a query near everything (a vague one) is not taken to be near each.
 // A sync that edits or removes memories leaves it as it was until the
 // next EmbedMissing: a mean moves little with a few memories.
-func (db *DB) MeanVector(ctx context.Context) ([]float32, error) {
+func (db *DB) MeanVector(ctx context.Context, model string) ([]float32, error) {
 	var b []byte
-	err := db.sql.QueryRowContext(ctx, "SELECT data FROM vector_mean WHERE k = 1").Scan(&b)
+	err := db.sql.QueryRowContext(ctx, "SELECT data FROM vector_mean WHERE k = 1 AND "+ofModel, model).Scan(&b)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -133,11 +204,11 @@ func (db *DB) MissingVectors(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// HasVectors reports whether any memory has a vector: recall by meaning
-// is worth loading the model for.
-func (db *DB) HasVectors(ctx context.Context) (bool, error) {
+// HasVectors reports whether any memory has a vector of model (see
+// [Embedder]): recall by meaning is worth loading the model for.
+func (db *DB) HasVectors(ctx context.Context, model string) (bool, error) {
 	var ok bool
-	if err := db.sql.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM vectors)").Scan(&ok); err != nil {
+	if err := db.sql.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM vectors) AND "+ofModel, model).Scan(&ok); err != nil {
 		return false, fmt.Errorf("index: vectors: %w", err)
 	}
 	return ok, nil
@@ -172,14 +243,23 @@ func (db *DB) unembedded(ctx context.Context, after int64) ([]unembedded, error)
 	return out, rows.Err()
 }
 
-// writeVectors stores the vectors of batch, each only if its memory still
-// has the content hash it had when read, and returns how many it stored.
-func (db *DB) writeVectors(ctx context.Context, batch []unembedded, vecs [][]float32) (int, error) {
+// writeVectors stores the vectors of batch, by model, each only if its
+// memory still has the content hash it had when read, and returns how
+// many it stored. It fails when the vectors are of another model by then
+// (another process embeds with it).
+func (db *DB) writeVectors(ctx context.Context, model string, batch []unembedded, vecs [][]float32) (int, error) {
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
 	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, "UPDATE vector_gen SET gen = gen + 1 WHERE k = 1 AND model = ?", model)
+	if err != nil {
+		return 0, err
+	}
+	if k, err := res.RowsAffected(); err != nil || k == 0 {
+		return 0, cmp.Or(err, fmt.Errorf("the vectors are of another model than %s now", model))
+	}
 	n := 0
 	for i, u := range batch {
 		res, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO vectors (memory_id, data)
@@ -192,10 +272,6 @@ func (db *DB) writeVectors(ctx context.Context, batch []unembedded, vecs [][]flo
 			return 0, err
 		}
 		n += int(k)
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO vector_gen (k, gen) VALUES (1, 1)
-		ON CONFLICT (k) DO UPDATE SET gen = gen + 1`); err != nil {
-		return 0, err
 	}
 	return n, tx.Commit()
 }

@@ -14,13 +14,17 @@ import (
 )
 
 // wordEmbedder embeds a text as its lower-cased words hashed into 64
-// dimensions, scaled to length 1: texts sharing words are near. before,
-// when set, runs at the start of each Embed call.
+// dimensions, scaled to length 1: texts sharing words are near. model is
+// its id and salts the hash: two models put a word in different places.
+// before, when set, runs at the start of each Embed call.
 type wordEmbedder struct {
+	model  string
 	calls  int
 	texts  []string
 	before func()
 }
+
+func (e *wordEmbedder) ModelID() string { return e.model }
 
 func (e *wordEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	e.calls++
@@ -31,16 +35,20 @@ func (e *wordEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 	out := make([][]float32, len(texts))
 	for i, t := range texts {
 		if !strings.Contains(t, "unreadable") {
-			out[i] = wordVector(t)
+			out[i] = modelVector(e.model, t)
 		}
 	}
 	return out, nil
 }
 
-func wordVector(t string) []float32 {
+// wordVector is the vector of t by the wordEmbedder of model "".
+func wordVector(t string) []float32 { return modelVector("", t) }
+
+func modelVector(model, t string) []float32 {
 	v := make([]float32, 64)
 	for _, w := range strings.Fields(strings.ToLower(t)) {
 		h := fnv.New32a()
+		h.Write([]byte(model))
 		h.Write([]byte(strings.Trim(w, ".,:;!?")))
 		v[h.Sum32()%64]++
 	}
@@ -85,7 +93,7 @@ func nearestNames(t *testing.T, db *DB, q NearQuery) []string {
 func TestEmbedMissing(t *testing.T) {
 	ctx := context.Background()
 	db, dir := vectorVault(t)
-	if ok, err := db.HasVectors(ctx); err != nil || ok {
+	if ok, err := db.HasVectors(ctx, ""); err != nil || ok {
 		t.Fatalf("HasVectors before embedding = %v, %v; want false", ok, err)
 	}
 	e := &wordEmbedder{}
@@ -93,7 +101,7 @@ func TestEmbedMissing(t *testing.T) {
 	if err != nil || n != 3 {
 		t.Fatalf("EmbedMissing = %d, %v; want 3", n, err)
 	}
-	if ok, _ := db.HasVectors(ctx); !ok {
+	if ok, _ := db.HasVectors(ctx, ""); !ok {
 		t.Errorf("HasVectors after embedding = false, want true")
 	}
 	// Nothing left: a second run embeds nothing and calls nobody.
@@ -229,7 +237,7 @@ func TestVectorRoundTrip(t *testing.T) {
 func TestMeanVector(t *testing.T) {
 	ctx := context.Background()
 	db, dir := vectorVault(t)
-	if m, err := db.MeanVector(ctx); m != nil || err != nil {
+	if m, err := db.MeanVector(ctx, ""); m != nil || err != nil {
 		t.Fatalf("MeanVector before embedding = %v, %v; want nil", m, err)
 	}
 	writeFile(t, dir, "odd.md", memFile("odd", "An unreadable text", "Nothing to read."))
@@ -237,7 +245,7 @@ func TestMeanVector(t *testing.T) {
 	if _, err := db.EmbedMissing(ctx, &wordEmbedder{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	mean, err := db.MeanVector(ctx)
+	mean, err := db.MeanVector(ctx, "")
 	if err != nil || len(mean) != 64 {
 		t.Fatalf("MeanVector = %d values, %v; want 64", len(mean), err)
 	}
@@ -265,7 +273,7 @@ func TestMeanVector(t *testing.T) {
 	if n, err := db.EmbedMissing(ctx, &wordEmbedder{}, nil); n != 0 || err != nil {
 		t.Fatalf("EmbedMissing with nothing missing = %d, %v; want 0, nil", n, err)
 	}
-	if m, err := db.MeanVector(ctx); len(m) != 64 || err != nil {
+	if m, err := db.MeanVector(ctx, ""); len(m) != 64 || err != nil {
 		t.Errorf("MeanVector after a run with nothing to embed = %d values, %v; want 64", len(m), err)
 	}
 }

@@ -70,6 +70,9 @@ func BenchmarkRecallRoundTripMeaning(b *testing.B) {
 // standIn embeds a text as 512 values drawn from its hash, of length 1.
 type standIn struct{}
 
+// ModelID is the built-in model's: the vectors stand in for its.
+func (standIn) ModelID() string { return embed.ModelID }
+
 func (standIn) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	for i, t := range texts {

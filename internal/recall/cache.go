@@ -57,3 +57,6 @@ func (c *QueryCache) EmbedQuery(ctx context.Context, text string) ([]float32, er
 	}
 	return vec, nil
 }
+
+// ModelID is the model of the embedder the cache keeps the vectors of.
+func (c *QueryCache) ModelID() string { return c.next.ModelID() }

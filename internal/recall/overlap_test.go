@@ -106,6 +106,8 @@ type countingEmbedder struct {
 	fail  string // this text gets an error
 }
 
+func (c *countingEmbedder) ModelID() string { return "length" }
+
 func (c *countingEmbedder) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

