@@ -74,17 +74,9 @@ func embedFew(ctx context.Context, f *Factory, db *index.DB) error {
 	if m == nil {
 		return nil
 	}
-	n, err := db.MissingVectors(ctx)
+	n, err := db.MissingVectors(ctx, m.ModelID())
 	if err != nil {
 		return err
-	}
-	// Vectors of another model are all to be embedded again.
-	if model, err := db.VectorModel(ctx); err != nil {
-		return err
-	} else if model != "" && model != m.ModelID() {
-		if n, err = db.Count(ctx); err != nil {
-			return err
-		}
 	}
 	if n == 0 || n > inlineEmbedMax {
 		return nil

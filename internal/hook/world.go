@@ -110,14 +110,15 @@ func (w *world) openIndex(ctx context.Context) (*index.DB, error) {
 	return db, nil
 }
 
-// embedLater starts the worker when memories lack their vector: a hook
+// embedLater starts the worker when memories lack their vector (of this
+// build's model: after an upgrade that changed it, all of them): a hook
 // never embeds the vault, but new memories should not wait for the next
 // session's end to be found by meaning.
 func (w *world) embedLater(ctx context.Context, db *index.DB) {
 	if w.semantic == nil || w.spawn == nil {
 		return
 	}
-	if n, err := db.MissingVectors(ctx); err != nil || n == 0 {
+	if n, err := db.MissingVectors(ctx, w.semantic.ModelID()); err != nil || n == 0 {
 		return
 	}
 	if err := w.spawn(w.p.Root, w.state); err != nil {

@@ -98,7 +98,7 @@ func TestRebuildKeepsVectors(t *testing.T) {
 	if _, err := db.Rebuild(ctx, src); err != nil {
 		t.Fatalf("Rebuild: %v", err)
 	}
-	if n, err := db.MissingVectors(ctx); err != nil || n != 1 {
+	if n, err := db.MissingVectors(ctx, hashEmbedder{}.ModelID()); err != nil || n != 1 {
 		t.Errorf("after Rebuild, MissingVectors = %d, %v; want 1 (beta's text changed, alpha's did not)", n, err)
 	}
 	if n, err := db.EmbedMissing(ctx, hashEmbedder{}, nil); err != nil || n != 1 {

@@ -129,7 +129,7 @@ func TestMigrateDropsUnnamedVectors(t *testing.T) {
 	if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM memories").Scan(&memories); err != nil || memories != 3 {
 		t.Errorf("memories after the upgrade = %d, %v; want 3 (kept)", memories, err)
 	}
-	if n, err := db.MissingVectors(ctx); n != 3 || err != nil {
+	if n, err := db.MissingVectors(ctx, ""); n != 3 || err != nil {
 		t.Errorf("MissingVectors after the upgrade = %d, %v; want 3", n, err)
 	}
 	if m, err := db.VectorModel(ctx); m != "" || err != nil {
@@ -156,4 +156,32 @@ func memText(t *testing.T, db *DB, name string) string {
 		t.Fatal(err)
 	}
 	return EmbedText(desc, body)
+}
+
+// TestMissingVectorsOtherModel: after an upgrade that changed the model,
+// every memory lacks a vector of this build's model, so that a hook starts
+// the worker to embed them again (it counted none, and the vault waited for
+// the next session's end).
+func TestMissingVectorsOtherModel(t *testing.T) {
+	ctx := context.Background()
+	db, _ := vectorVault(t)
+	for _, tt := range []struct {
+		model string
+		want  int
+	}{{"v1", 3}, {"v2", 3}} {
+		if n, err := db.MissingVectors(ctx, tt.model); n != tt.want || err != nil {
+			t.Errorf("before any embedding, MissingVectors(%s) = %d, %v; want %d", tt.model, n, err, tt.want)
+		}
+	}
+	if _, err := db.EmbedMissing(ctx, &wordEmbedder{model: "v1"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		model string
+		want  int
+	}{{"v1", 0}, {"v2", 3}} {
+		if n, err := db.MissingVectors(ctx, tt.model); n != tt.want || err != nil {
+			t.Errorf("after v1 embedded, MissingVectors(%s) = %d, %v; want %d", tt.model, n, err, tt.want)
+		}
+	}
 }

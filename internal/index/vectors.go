@@ -195,10 +195,13 @@ func (db *DB) MeanVector(ctx context.Context, model string) ([]float32, error) {
 // missingVector restricts a query on memories m to those without a vector.
 const missingVector = " WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.memory_id = m.id)"
 
-// MissingVectors counts the memories without a vector.
-func (db *DB) MissingVectors(ctx context.Context) (int, error) {
+// MissingVectors counts the memories without a vector of model (see
+// [Embedder]): every memory, when the vectors are another model's.
+func (db *DB) MissingVectors(ctx context.Context, model string) (int, error) {
 	var n int
-	if err := db.sql.QueryRowContext(ctx, "SELECT count(*) FROM memories m"+missingVector).Scan(&n); err != nil {
+	q := `SELECT CASE WHEN coalesce((SELECT model FROM vector_gen WHERE k = 1), '') NOT IN ('', ?)
+		THEN (SELECT count(*) FROM memories) ELSE (SELECT count(*) FROM memories m` + missingVector + `) END`
+	if err := db.sql.QueryRowContext(ctx, q, model).Scan(&n); err != nil {
 		return 0, fmt.Errorf("index: count missing vectors: %w", err)
 	}
 	return n, nil

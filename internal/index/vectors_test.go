@@ -117,7 +117,7 @@ func TestEmbedMissing(t *testing.T) {
 	writeFile(t, dir, "cat.md", memFile("cat", "The cat deploys", "Cats deploy."))
 	os.Remove(filepath.Join(dir, "tests.md"))
 	mustSync(t, db, dir)
-	if m, err := db.MissingVectors(ctx); err != nil || m != 1 {
+	if m, err := db.MissingVectors(ctx, e.ModelID()); err != nil || m != 1 {
 		t.Errorf("MissingVectors after an edit = %d, %v; want 1", m, err)
 	}
 	if got := nearestNames(t, db, NearQuery{Vector: wordVector("cats"), Limit: 5}); !slices.Equal(got, []string{"deploy"}) {
@@ -142,7 +142,7 @@ func TestEmbedMissingUnreadable(t *testing.T) {
 	if n, err := db.EmbedMissing(ctx, e, nil); err != nil || n != 4 {
 		t.Fatalf("EmbedMissing = %d, %v; want 4", n, err)
 	}
-	if m, _ := db.MissingVectors(ctx); m != 0 {
+	if m, _ := db.MissingVectors(ctx, e.ModelID()); m != 0 {
 		t.Errorf("MissingVectors = %d, want 0", m)
 	}
 	if got := nearestNames(t, db, NearQuery{Vector: wordVector("unreadable text"), Limit: 10}); slices.Contains(got, "odd") || len(got) != 3 {
@@ -165,7 +165,7 @@ func TestEmbedMissingSkipsEditedMeanwhile(t *testing.T) {
 	if err != nil || n != 2 {
 		t.Fatalf("EmbedMissing = %d, %v; want 2 (the edited memory left out)", n, err)
 	}
-	if m, _ := db.MissingVectors(ctx); m != 1 {
+	if m, _ := db.MissingVectors(ctx, e.ModelID()); m != 1 {
 		t.Errorf("MissingVectors = %d, want 1", m)
 	}
 }
