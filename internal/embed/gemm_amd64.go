@@ -41,6 +41,11 @@ func panel8z(k int, x *float32, ldx int, p *float32, ldp int, y *float32, ldy in
 //go:noescape
 func panel4h(k int, x *float32, ldx int, p *uint16, y *float32, ldy int)
 
+// panel2h is panel4h for 2 rows.
+//
+//go:noescape
+func panel2h(k int, x *float32, ldx int, p *uint16, y *float32, ldy int)
+
 // panel1h is panel1 for a panel of float16 values, its rows contiguous.
 //
 //go:noescape

@@ -431,3 +431,79 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func panel2h(k int, x *float32, ldx int, p *uint16, y *float32, ldy int)
+// adds x's 2 rows times the panel to y's 2 rows: the rows n leaves after
+// blocks of 4 or 8 share each widened row of the panel, where panel1h
+// would widen it again for each. The panel's rows are taken 2 at a time,
+// each into its own 4 accumulators (Y0-Y3, Y4-Y7), summed at the end.
+TEXT ·panel2h(SB), NOSPLIT, $0-48
+	MOVQ k+0(FP), CX
+	MOVQ x+8(FP), SI
+	MOVQ ldx+16(FP), R8
+	MOVQ p+24(FP), DI
+	MOVQ y+32(FP), DX
+	MOVQ ldy+40(FP), R10
+	SHLQ $2, R8
+	SHLQ $2, R10
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	CMPQ CX, $2
+	JLT  tail2h
+
+loop2h:
+	VCVTPH2PS    (DI), Y8
+	VCVTPH2PS    16(DI), Y9
+	VBROADCASTSS (SI), Y10
+	VBROADCASTSS (SI)(R8*1), Y11
+	VFMADD231PS  Y8, Y10, Y0
+	VFMADD231PS  Y9, Y10, Y1
+	VFMADD231PS  Y8, Y11, Y2
+	VFMADD231PS  Y9, Y11, Y3
+	VCVTPH2PS    32(DI), Y12
+	VCVTPH2PS    48(DI), Y13
+	VBROADCASTSS 4(SI), Y14
+	VBROADCASTSS 4(SI)(R8*1), Y15
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	ADDQ         $8, SI
+	ADDQ         $64, DI
+	SUBQ         $2, CX
+	CMPQ         CX, $2
+	JGE          loop2h
+
+tail2h:
+	TESTQ CX, CX
+	JZ    sum2h
+	VCVTPH2PS    (DI), Y8
+	VCVTPH2PS    16(DI), Y9
+	VBROADCASTSS (SI), Y10
+	VBROADCASTSS (SI)(R8*1), Y11
+	VFMADD231PS  Y8, Y10, Y0
+	VFMADD231PS  Y9, Y10, Y1
+	VFMADD231PS  Y8, Y11, Y2
+	VFMADD231PS  Y9, Y11, Y3
+
+sum2h:
+	VADDPS  Y4, Y0, Y0
+	VADDPS  Y5, Y1, Y1
+	VADDPS  Y6, Y2, Y2
+	VADDPS  Y7, Y3, Y3
+	VADDPS  (DX), Y0, Y0
+	VADDPS  32(DX), Y1, Y1
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	VADDPS  (DX)(R10*1), Y2, Y2
+	VADDPS  32(DX)(R10*1), Y3, Y3
+	VMOVUPS Y2, (DX)(R10*1)
+	VMOVUPS Y3, 32(DX)(R10*1)
+	VZEROUPPER
+	RET

@@ -83,7 +83,8 @@ func (kn kernel) toHalves(dst []uint16, src []float32) {
 }
 
 // mulAddHalf is [kernel.mulAdd] for w in panels (see [layPanels]) of
-// float16 values, with panel4h, panel1h and panel8zh.
+// float16 values, with panel8zh, panel4h, panel2h and panel1h: the rows
+// left after blocks of 4 (or 8) go 2 and 1 at a time.
 func (kn kernel) mulAddHalf(x []float32, n, k int, w []uint16, m int, y []float32, ldy int) {
 	if n == 0 || k == 0 || m == 0 {
 		return
@@ -104,7 +105,11 @@ func (kn kernel) mulAddHalf(x []float32, n, k int, w []uint16, m int, y []float3
 		for ; i+4 <= n; i += 4 {
 			panel4h(k, &x[i*k], k, &p[0], &y[i*ldy+c], ldy)
 		}
-		for ; i < n; i++ {
+		if i+2 <= n {
+			panel2h(k, &x[i*k], k, &p[0], &y[i*ldy+c], ldy)
+			i += 2
+		}
+		if i < n {
 			panel1h(k, &x[i*k], &p[0], &y[i*ldy+c])
 		}
 	}

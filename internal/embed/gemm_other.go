@@ -56,6 +56,14 @@ func panel4h(k int, x *float32, ldx int, p *uint16, y *float32, ldy int) {
 	}
 }
 
+// panel2h is gemm_amd64.s's 2-row float16 kernel in Go (see [panel4]).
+func panel2h(k int, x *float32, ldx int, p *uint16, y *float32, ldy int) {
+	xs := unsafe.Slice(x, ldx+k)
+	ys := unsafe.Slice(y, ldy+panelCols)
+	panel1h(k, &xs[0], p, &ys[0])
+	panel1h(k, &xs[ldx], p, &ys[ldy])
+}
+
 // panel8zh is gemm_amd64.s's 8-row float16 kernel in Go (see [panel4]).
 func panel8zh(k int, x *float32, ldx int, p *uint16, y *float32, ldy int) {
 	xs := unsafe.Slice(x, 7*ldx+k)
