@@ -6,8 +6,10 @@
 // load it (F16C's VCVTPH2PS, ymm or zmm) and multiply and add in float32
 // as before, so only the weights are rounded, once, at decoding. They are
 // int8 or 4-bit quantized already: float16's relative rounding, 2^-11,
-// is far below that, and moves a vector by a cosine of at most 1-2e-6
-// (TestHalfSameVectors measures it).
+// is far below that: over 516 texts (the golden ones, 200 LoCoMo
+// questions, 300 turns) a vector with float16 weights was within a
+// cosine of 0.99999951 of its float32 one, 2.1e-4 in any value (see
+// closeVectors in gemm_test.go).
 
 package embed
 
