@@ -10,6 +10,15 @@
 // questions, 300 turns) a vector with float16 weights was within a
 // cosine of 0.99999951 of its float32 one, 2.1e-4 in any value (see
 // closeVectors in gemm_test.go).
+//
+// Measured against float32 panels (medians of 3 runs interleaved, load 3
+// to 4 on 2 cores): BenchmarkKernel 512×1536 with AVX-512, 113 -> 33 µs
+// at 1 row, 146 -> 47 at 2, 105 -> 80 at 4, 128 -> 101 at 8, 229 -> 208
+// at 16 (from 4 rows on the FMAs, not memory, bound it); QueryTokens
+// resident 1.21 -> 0.65 ms at 2 tokens, 1.40 -> 0.99 at 8, 2.34 -> 1.72
+// at 16; decoding the resident model 17 -> 11 ms. The MCP server's
+// recall by meaning over 10,000 memories (9 runs each, load 3 to 10):
+// p50 5.00 -> 4.53 ms, 0.5 ms less CPU a call, 9 MB less resident.
 
 package embed
 
