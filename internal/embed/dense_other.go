@@ -2,6 +2,6 @@
 
 package embed
 
-// denseAlloc returns n float32 values and a function that gives them back
-// (see dense_unix.go): here, in the heap.
-func denseAlloc(n int) ([]float32, func()) { return make([]float32, n), func() {} }
+// denseAlloc returns n values and a function that gives them back (see
+// dense_unix.go): here, in the heap.
+func denseAlloc[T float32 | uint16](n int) ([]T, func()) { return make([]T, n), func() {} }

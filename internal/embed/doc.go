@@ -13,8 +13,9 @@
 // where they are, decoding a chunk of columns at a time on each core, and
 // decodes only the embedding rows of its tokens. A long-lived process that
 // embeds many queries (the MCP server) uses [LoadResident] instead, which
-// decodes the matrices once, 20 MB outside Go's heap, and multiplies by
-// them directly.
+// decodes the matrices once outside Go's heap (10 MB as float16 where the
+// processor converts it, F16C; 20 MB as float32 elsewhere) and multiplies
+// by them directly.
 //
 // The tokenizer and the encoder follow the reference JavaScript runtime
 // (@energetic-ai/embeddings 0.2.0 on TensorFlow.js) operation for

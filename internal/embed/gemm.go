@@ -54,12 +54,13 @@ const panelCols = 16
 type kernel struct {
 	panels bool
 	zmm    bool // with panels: blocks of 8 rows go through panel8z (AVX-512)
+	half   bool // with panels: resident matrices are float16 (see gemm_half.go)
 }
 
 // newKernel returns the fastest kernel this processor runs.
 func newKernel() kernel {
-	panels, zmm := haveKernel()
-	return kernel{panels: panels, zmm: zmm}
+	panels, zmm, half := haveKernel()
+	return kernel{panels: panels, zmm: zmm, half: half}
 }
 
 // put stores row i of a k×m matrix into w, laid out for kn: in panels of
@@ -69,8 +70,13 @@ func (kn kernel) put(w []float32, k, m, i int, row []float32) {
 		copy(w[i*m:(i+1)*m], row)
 		return
 	}
-	// Panel p starts after p panels of k rows of 16; a narrower last
-	// panel has rows of its own width.
+	layPanels(w, k, m, i, row)
+}
+
+// layPanels stores row i of a k×m matrix into w in panels of [panelCols]
+// columns, one after another: panel p starts after p panels of k rows of
+// 16; a narrower last panel has rows of its own width.
+func layPanels[T float32 | uint16](w []T, k, m, i int, row []T) {
 	for c0 := 0; c0 < m; c0 += panelCols {
 		c1 := min(c0+panelCols, m)
 		copy(w[c0*k+i*(c1-c0):], row[c0:c1])

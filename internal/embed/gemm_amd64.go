@@ -4,12 +4,17 @@ package embed
 
 import "golang.org/x/sys/cpu"
 
+// asmKernels tells that the kernels are gemm_amd64.s's, which run only
+// where [haveKernel] says so.
+const asmKernels = true
+
 // haveKernel tells whether this processor runs panel4 and panel1 (AVX2
-// and FMA), and panel8z too (AVX-512F). That the operating system saves
-// the registers is part of x/sys/cpu's answer.
-func haveKernel() (panels, zmm bool) {
+// and FMA), panel8z too (AVX-512F), and their float16 versions (F16C).
+// That the operating system saves the registers is part of x/sys/cpu's
+// answer.
+func haveKernel() (panels, zmm, half bool) {
 	panels = cpu.X86.HasAVX2 && cpu.X86.HasFMA
-	return panels, panels && cpu.X86.HasAVX512F
+	return panels, panels && cpu.X86.HasAVX512F, panels && cpu.X86.HasF16C
 }
 
 // panel4 adds x's 4 rows (ldx values apart) times the panel p (k rows of
@@ -29,3 +34,30 @@ func panel1(k int, x *float32, p *float32, ldp int, y *float32)
 //
 //go:noescape
 func panel8z(k int, x *float32, ldx int, p *float32, ldp int, y *float32, ldy int)
+
+// panel4h is panel4 for a panel of float16 values, its rows contiguous
+// (see gemm_half.go).
+//
+//go:noescape
+func panel4h(k int, x *float32, ldx int, p *uint16, y *float32, ldy int)
+
+// panel2h is panel4h for 2 rows.
+//
+//go:noescape
+func panel2h(k int, x *float32, ldx int, p *uint16, y *float32, ldy int)
+
+// panel1h is panel1 for a panel of float16 values, its rows contiguous.
+//
+//go:noescape
+func panel1h(k int, x *float32, p *uint16, y *float32)
+
+// panel8zh is panel8z for a panel of float16 values, its rows contiguous.
+//
+//go:noescape
+func panel8zh(k int, x *float32, ldx int, p *uint16, y *float32, ldy int)
+
+// halves stores n float32 values of src, n a multiple of 8, rounded to
+// float16 (nearest, ties to even) in dst, with VCVTPS2PH (F16C).
+//
+//go:noescape
+func halves(dst *uint16, src *float32, n int)

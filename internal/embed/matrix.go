@@ -24,11 +24,13 @@ const chunkCols = 128
 //
 // A long-lived process that embeds many queries decodes the matrices once
 // instead (see [LoadResident]): then dense holds the matrix as float32,
-// laid out for kn (see [kernel.put]), and a multiply is one call to it.
+// laid out for kn (see [kernel.put]), or, where kn.half, half holds it as
+// float16 in panels (see gemm_half.go), and a multiply is one call to kn.
 type matrix struct {
 	t     packfile.Tensor
 	scale []float32 // the column scales of a Q8Cols tensor
 	dense []float32 // the whole matrix decoded; nil when read as stored
+	half  []uint16  // the whole matrix decoded as float16; nil unless kn.half
 	kn    kernel    // what multiplies by m, in whose layout it is decoded
 }
 
@@ -77,6 +79,10 @@ func newScratch(n int) []scratch {
 // chunkCols columns in turn, decodes one and multiplies by it.
 func (m *matrix) mulAdd(x []float32, n int, y []float32, workers []scratch) {
 	kn, in, out := m.kn, m.t.Rows, m.t.Cols
+	if m.half != nil {
+		kn.mulAddHalf(x, n, in, m.half, out, y, out)
+		return
+	}
 	if m.dense != nil {
 		kn.mulAdd(x, n, in, m.dense, out, kn.panels, y, out)
 		return

@@ -2,7 +2,7 @@ package embed
 
 import (
 	"context"
-	"math"
+	"fmt"
 	"testing"
 )
 
@@ -21,13 +21,16 @@ func TestResidentGolden(t *testing.T) {
 	testGoldenVectors(t, mustLoadResident(t), 0.95, 0.065)
 }
 
-// TestResidentSameVectors checks that decoding the matrices once gives
-// the vectors of decoding them a chunk at a time, but for float rounding
-// (the sums are taken in another order), for the golden texts one by one
-// and as one batch, and for a query cut short.
+// TestResidentSameVectors checks that decoding the matrices once, as
+// float32 or as float16, gives the vectors of decoding them a chunk at a
+// time, but for float rounding (see [closeVectors]), for the golden
+// texts one by one and as one batch, and for a query cut short.
 func TestResidentSameVectors(t *testing.T) {
 	ctx := context.Background()
-	stream, resident := mustLoad(t), mustLoadResident(t)
+	stream := mustLoad(t)
+	f32, f16 := newKernel(), newKernel()
+	f32.half = false
+	f16.panels, f16.half = true, true // Go's float16 panels where the assembly's do not run
 	var texts []string
 	for _, c := range readGolden(t).Vectors {
 		texts = append(texts, c.Text)
@@ -60,28 +63,27 @@ func TestResidentSameVectors(t *testing.T) {
 			return out, nil
 		}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			want, err := c.vecs(stream)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := c.vecs(resident)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range want {
-				if (got[i] == nil) != (want[i] == nil) {
-					t.Fatalf("resident vector of %q nil %v, streaming nil %v", texts[i], got[i] == nil, want[i] == nil)
+	for _, kn := range []kernel{f32, f16} {
+		resident, err := load(packed, true, kn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("%v/%s", kn, c.name), func(t *testing.T) {
+				want, err := c.vecs(stream)
+				if err != nil {
+					t.Fatal(err)
 				}
-				diff := 0.0
-				for j := range want[i] {
-					diff = max(diff, math.Abs(float64(got[i][j]-want[i][j])))
+				got, err := c.vecs(resident)
+				if err != nil {
+					t.Fatal(err)
 				}
-				if diff > 1e-5 {
-					t.Errorf("resident vector of %q differs from the streaming one by up to %g, want <= 1e-5", texts[i], diff)
+				for i := range want {
+					if msg, ok := closeVectors(kn.half, got[i], want[i]); !ok {
+						t.Errorf("resident vector of %q differs from the streaming one %s", texts[i], msg)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }

@@ -52,11 +52,12 @@ type weights struct {
 	dense  bool // every matrix is decoded (see [weights.decodeMatrices])
 }
 
-// decodeMatrices decodes every matrix of w as float32, about 20 MB outside
-// the heap (see [denseAlloc]), laid out for its kernel (see
-// [kernel.put]), so that multiplying by one is a single call to the
-// kernel (see [LoadResident]). The embedding table stays as stored: a
-// query decodes only its own tokens' rows.
+// decodeMatrices decodes every matrix of w, laid out for its kernel
+// (see [kernel.put]), outside the heap (see [denseAlloc]): as float16 in
+// panels where the kernel has float16 panels (10 MB; see gemm_half.go),
+// as float32 otherwise (20 MB). Multiplying by one is then a single call
+// to the kernel (see [LoadResident]). The embedding table stays as
+// stored: a query decodes only its own tokens' rows.
 func (w *weights) decodeMatrices() {
 	ms := []*matrix{w.poolW}
 	for i := range w.layers {
@@ -67,15 +68,8 @@ func (w *weights) decodeMatrices() {
 		}
 	}
 	var free []func()
-	row, line := make([]float32, hidden), make([]float32, hidden)
 	for _, m := range ms {
-		rows, cols := m.t.Rows, m.t.Cols
-		d, f := denseAlloc(rows * cols)
-		for i := range rows {
-			m.cols(i, 0, cols, line[:cols], row)
-			m.kn.put(d, rows, cols, i, line[:cols])
-		}
-		m.dense, free = d, append(free, f)
+		free = append(free, m.decode())
 	}
 	w.dense = true
 	// The matrices are reachable only through w: once w is, they are free.
@@ -84,6 +78,29 @@ func (w *weights) decodeMatrices() {
 			f()
 		}
 	}, free)
+}
+
+// decode decodes m whole into m.half or m.dense (see
+// [weights.decodeMatrices]) and returns what frees it.
+func (m *matrix) decode() (free func()) {
+	rows, cols := m.t.Rows, m.t.Cols
+	row, line := make([]float32, hidden), make([]float32, cols)
+	if !m.kn.half {
+		m.dense, free = denseAlloc[float32](rows * cols)
+		for i := range rows {
+			m.cols(i, 0, cols, line, row)
+			m.kn.put(m.dense, rows, cols, i, line)
+		}
+		return free
+	}
+	halves := make([]uint16, cols)
+	m.half, free = denseAlloc[uint16](rows * cols)
+	for i := range rows {
+		m.cols(i, 0, cols, line, row)
+		m.kn.toHalves(halves, line)
+		layPanels(m.half, rows, cols, i, halves)
+	}
+	return free
 }
 
 // decodeWeights reads f's tensors, checking each one's shape, for

@@ -17,7 +17,10 @@ import (
 // searched, through a cache, or both, returns exactly what embedding it
 // after the words returns: the same memories, scores and reasons. With
 // the model's matrices decoded once (embed.LoadResident) the vectors
-// differ by float rounding, so the scores may move by that much.
+// differ by float rounding, so the scores may move by that much: where
+// the processor converts float16, the resident matrices are float16,
+// which moves a vector by a cosine of up to 5e-7 and these scores (their
+// dense part min-max normalised) by up to 5.5e-4; tol allows 2e-3.
 func TestOverlapSameResults(t *testing.T) {
 	serial := semanticEngine(t)
 	serial.serial = true
@@ -39,8 +42,8 @@ func TestOverlapSameResults(t *testing.T) {
 		{"overlapped", with(false, stream), 0},
 		{"overlapped, cached", with(false, NewQueryCache(stream, 4)), 0},
 		{"serial, cached", with(true, NewQueryCache(stream, 4)), 0},
-		{"overlapped, resident", with(false, resident), 1e-4},
-		{"overlapped, resident, cached", with(false, NewQueryCache(resident, 4)), 1e-4},
+		{"overlapped, resident", with(false, resident), 2e-3},
+		{"overlapped, resident, cached", with(false, NewQueryCache(resident, 4)), 2e-3},
 	}
 	queries := []Query{
 		{Text: "statistics must be checked"},           // meaning alone
