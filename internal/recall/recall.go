@@ -77,8 +77,8 @@ func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
 	terms := Terms(q.Text)
 	f := index.Filter{Types: q.Types}
 	cands := make(map[int64]*candidate)
-	vector := e.startQueryVector(ctx, q)
-	defer vector() // nothing is left running when Recall returns
+	near := e.startNear(ctx, q, f, max(e.cfg.Candidates, 2*limit))
+	defer near() // nothing is left running when Recall returns
 	dropped, err := e.gather(ctx, q, terms, f, limit, cands)
 	if err != nil {
 		return nil, err // an index error, which names its package
@@ -86,7 +86,7 @@ func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
 	if err := e.expandLinks(ctx, cands, f); err != nil {
 		return nil, err // an index error, which names its package
 	}
-	if err := e.meaning(ctx, vector, f, max(e.cfg.Candidates, 2*limit), cands); err != nil {
+	if err := e.meaning(ctx, near, f, cands); err != nil {
 		return nil, err
 	}
 	if err := e.load(ctx, cands); err != nil {
