@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
 // What consolidation learns about a memory without changing what it
@@ -63,7 +64,7 @@ func appendJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := safefile.Append(path, 0o644) // the team's file is committed: a symlink there must not write elsewhere
 	if err != nil {
 		return err
 	}
@@ -74,10 +75,14 @@ func appendJSON(path string, v any) error {
 	return err
 }
 
+// maxRecords bounds a file of records as read, the team's rejections
+// (which anyone may commit) among them.
+const maxRecords = 64 << 20
+
 // readJSONL reads the records of a state file; a missing file has none,
 // and a damaged line (a crash mid-write) is skipped.
 func readJSONL[T any](path string) ([]T, error) {
-	f, err := os.Open(path)
+	f, _, err := safefile.OpenOwn(path, maxRecords) // a committed one may be a link to a FIFO, a device, anything
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
