@@ -154,6 +154,7 @@ func (v *Vault) UpdateLocked(name string, fn func(*memory.Memory) error) (*memor
 	// person approves it. So no edit launders a forged source.
 	vouched := m.Reviewed()
 	before := m.Render()
+	old, _ := v.ReadFile(file) // the bytes this write replaces, to take back (an unreadable file has none to)
 	if err := fn(m); errors.Is(err, ErrNoChange) {
 		return m, nil
 	} else if err != nil {
@@ -179,6 +180,9 @@ func (v *Vault) UpdateLocked(name string, fn func(*memory.Memory) error) (*memor
 	}
 	if err := atomicfile.WriteFileLike(v.Path(name), after, fi); err != nil {
 		return nil, fmt.Errorf("vault: %w", err)
+	}
+	if old != nil && !bytes.Equal(old, after) {
+		v.revoke(old) // after the write: a writer killed before leaves the old bytes vouched, as they were
 	}
 	return m, nil
 }
