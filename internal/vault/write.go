@@ -191,13 +191,10 @@ func (v *Vault) UpdateLocked(name string, fn func(*memory.Memory) error) (*memor
 // is valid (as lint and every reader judge it) and no reader will refuse
 // to open it. One check for every write keeps the door one door.
 func (v *Vault) check(m *memory.Memory) error {
-	if err := v.checkSecrets(m); err != nil {
-		return err
-	}
 	if err := CheckReadable(m, v.rel(m.Name+".md")); err != nil {
 		return fmt.Errorf("vault: %w", err)
 	}
-	return nil
+	return v.checkSecrets(m)
 }
 
 // CheckReadable reports every problem that would make a reader refuse m
