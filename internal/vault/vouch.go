@@ -25,9 +25,10 @@ import (
 // agent, session:…), but anyone who can write the file can write that
 // line: Claude Code's auto memory writes into the vault, so the agent can
 // forge a reviewed memory. mnemo therefore vouches for a header only when
-// it wrote those very bytes (the hashes of its writes are kept in the
-// state folder, beside the lock, where the vault's git never sees them),
-// or when git's HEAD holds them under that name (a teammate's memory, or
+// it wrote those very bytes and has not replaced or deleted them since (the
+// hashes of its writes, and of what it took back, are kept in the state
+// folder, beside the lock, where the vault's git never sees them), or
+// when git's HEAD holds them under that name (a teammate's memory, or
 // one committed, which is a person's review). Any other file with a
 // source is disowned ([memory.Memory.Disown]): a native write, kept out of
 // MEMORY.md and the hooks, marked in recall, listed by 'mnemo inbox'.
