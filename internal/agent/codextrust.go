@@ -156,23 +156,21 @@ func TrustCodex(o Options) (Change, error) {
 	if err != nil {
 		return Change{}, fmt.Errorf("agent: codex trust: %w", err)
 	}
-	var headers []string
+	var paths []string
 	var add strings.Builder
 	if o.Scope != "user" {
-		h := "[projects." + strconv.Quote(o.Root) + "]"
-		headers = append(headers, h)
-		add.WriteString(h + "\ntrust_level = \"trusted\"\n")
+		paths = append(paths, tomlPath("projects", o.Root))
+		add.WriteString("[projects." + strconv.Quote(o.Root) + "]\ntrust_level = \"trusted\"\n")
 	}
 	for _, h := range hooks {
 		if !h.Mnemo {
 			continue
 		}
-		header := h.trustHeader()
-		headers = append(headers, header)
-		fmt.Fprintf(&add, "\n%s\ntrusted_hash = %q\n", header, h.Hash)
+		paths = append(paths, h.trustPath())
+		fmt.Fprintf(&add, "\n%s\ntrusted_hash = %q\n", h.trustHeader(), h.Hash)
 	}
 	c, err := o.editFile(o.CodexConfig(), func(old []byte) ([]byte, error) {
-		return setTOMLTables(old, func(t string) bool { return slices.Contains(headers, t) }, strings.TrimPrefix(add.String(), "\n")), nil
+		return setTOMLTables(old, inPaths(paths), strings.TrimPrefix(add.String(), "\n")), nil
 	})
 	if err != nil {
 		return c, fmt.Errorf("agent: codex trust: %w", err)
@@ -182,6 +180,14 @@ func TrustCodex(o Options) (Change, error) {
 
 // trustHeader is the header of the config.toml table that trusts h.
 func (h CodexHook) trustHeader() string { return "[hooks.state." + strconv.Quote(h.Key) + "]" }
+
+// trustPath is the key path of that table, as [tomlPath] spells it.
+func (h CodexHook) trustPath() string { return tomlPath("hooks", "state", h.Key) }
+
+// inPaths reports a key path that is one of paths ([tomlPath]'s spelling).
+func inPaths(paths []string) func([]string) bool {
+	return func(path []string) bool { return slices.Contains(paths, tomlPath(path...)) }
+}
 
 // untrustCodex removes from the user's config.toml the tables that trust
 // mnemo's hooks in hooks.json as it is now (what [TrustCodex] wrote), and
@@ -193,17 +199,17 @@ func untrustCodex(o Options) (Change, error) {
 	if err != nil {
 		return Change{}, err
 	}
-	var headers []string
+	var paths []string
 	for _, h := range hooks {
 		if h.Mnemo {
-			headers = append(headers, h.trustHeader())
+			paths = append(paths, h.trustPath())
 		}
 	}
-	if len(headers) == 0 {
+	if len(paths) == 0 {
 		return Change{Path: o.CodexConfig(), Action: "unchanged"}, nil
 	}
 	return o.editFile(o.CodexConfig(), func(old []byte) ([]byte, error) {
-		return setTOMLTables(old, func(t string) bool { return slices.Contains(headers, t) }, ""), nil
+		return setTOMLTables(old, inPaths(paths), ""), nil
 	})
 }
 
@@ -222,14 +228,14 @@ func CodexTrustProblems(o Options) ([]string, error) {
 	}
 	tables := tomlTables(data)
 	var out []string
-	if o.Scope != "user" && tables["projects."+strconv.Quote(o.Root)]["trust_level"] != `"trusted"` {
+	if o.Scope != "user" && tables[tomlPath("projects", o.Root)]["trust_level"] != `"trusted"` {
 		out = append(out, fmt.Sprintf("the project %s is not trusted in %s: Codex ignores its .codex/ folder", o.Root, o.CodexConfig()))
 	}
 	for _, h := range hooks {
 		if !h.Mnemo {
 			continue
 		}
-		switch got := tables["hooks.state."+strconv.Quote(h.Key)]["trusted_hash"]; got {
+		switch got := tables[h.trustPath()]["trusted_hash"]; got {
 		case strconv.Quote(h.Hash):
 		case "":
 			out = append(out, fmt.Sprintf("the hook %s is not trusted: Codex does not run it", h.Key))
@@ -241,14 +247,18 @@ func CodexTrustProblems(o Options) ([]string, error) {
 }
 
 // tomlTables reads the "key = value" lines of each table of a TOML text,
-// values as written. Enough for the tables mnemo checks; not a TOML parser.
+// by the table's key path ([tomlPath]), values as written. Enough for the
+// tables mnemo checks; not a TOML parser.
 func tomlTables(data []byte) map[string]map[string]string {
 	out := map[string]map[string]string{}
 	cur := ""
 	for line := range strings.Lines(string(data)) {
 		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") && !strings.HasPrefix(t, "[[") {
-			cur = strings.TrimSpace(t[1 : len(t)-1])
+		if path, ok := tomlHeader(line); ok {
+			cur = tomlPath(path...)
+			if strings.HasPrefix(t, "[[") {
+				cur = "[[" + cur + "]]" // an array of tables: none mnemo checks
+			}
 			continue
 		}
 		k, v, ok := strings.Cut(t, "=")

@@ -138,26 +138,25 @@ func setFlatHooks(settings *object, specs []hookSpec, binary string, extra []str
 // setTOMLServer removes the [mcp_servers.mnemo] table (and its subtables)
 // from a TOML text and, with add, appends it again.
 func setTOMLServer(old []byte, binary string, add bool) []byte {
-	header := "[mcp_servers." + ServerName
-	drop := func(t string) bool { return t == header+"]" || strings.HasPrefix(t, header+".") }
+	drop := func(path []string) bool { return len(path) >= 2 && path[0] == "mcp_servers" && path[1] == ServerName }
 	text := ""
 	if add {
-		text = header + "]\ncommand = " + strconv.Quote(binary) + "\nargs = [\"mcp\"]\n"
+		text = "[mcp_servers." + ServerName + "]\ncommand = " + strconv.Quote(binary) + "\nargs = [\"mcp\"]\n"
 	}
 	return setTOMLTables(old, drop, text)
 }
 
-// setTOMLTables removes from a TOML text the tables whose header line drop
-// reports, and appends add after a blank line. The rest of the text is
-// kept byte for byte: TOML tables end where the next table header starts.
-// nil when nothing is left.
-func setTOMLTables(old []byte, drop func(header string) bool, add string) []byte {
+// setTOMLTables removes from a TOML text the tables whose header's key
+// path drop reports (in any spelling TOML allows: see [tomlHeader]), and
+// appends add after a blank line. The rest of the text is kept byte for
+// byte: TOML tables end where the next table header starts. nil when
+// nothing is left.
+func setTOMLTables(old []byte, drop func(path []string) bool, add string) []byte {
 	var out []string
 	skipping, dropped := false, false
 	for line := range strings.Lines(string(old)) {
-		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "[") {
-			skipping = drop(t)
+		if path, ok := tomlHeader(line); ok {
+			skipping = drop(path)
 			dropped = dropped || skipping
 		}
 		if !skipping {

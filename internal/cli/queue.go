@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mnemo-dev/mnemo/internal/queue"
+	"github.com/mnemo-dev/mnemo/internal/transcript"
 )
 
 func newQueueCmd(f *Factory) *cobra.Command {
@@ -122,8 +123,10 @@ func runQueue(ctx context.Context, f *Factory, q *queue.Queue, args []string, as
 		if j.Skipped != "" {
 			note = "skipped: " + j.Skipped
 		}
+		// The session and the error (a transcript's path) come from a hook's
+		// input: anyone's text, printed to a terminal.
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%s\n", j.ID, j.State, j.Attempts, j.Created.Format(time.DateTime),
-			j.Event, j.Session, note)
+			j.Event, transcript.Printable(j.Session), transcript.Printable(note))
 	}
 	return tw.Flush()
 }

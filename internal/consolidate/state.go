@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
 
 // What consolidation learns about a memory without changing what it
@@ -63,7 +65,7 @@ func appendJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := safefile.Append(path, 0o644) // the team's file is committed: a symlink there must not write elsewhere
 	if err != nil {
 		return err
 	}
@@ -74,10 +76,17 @@ func appendJSON(path string, v any) error {
 	return err
 }
 
+// maxRecords bounds a file of records as read, the team's rejections
+// (which anyone may commit) among them.
+const maxRecords = 64 << 20
+
+// maxRecord bounds one record (line) as read: a longer line is skipped.
+const maxRecord = 4 << 20
+
 // readJSONL reads the records of a state file; a missing file has none,
-// and a damaged line (a crash mid-write) is skipped.
+// and a damaged line (a crash mid-write, one past [maxRecord]) is skipped.
 func readJSONL[T any](path string) ([]T, error) {
-	f, err := os.Open(path)
+	f, _, err := safefile.OpenOwn(path, maxRecords) // a committed one may be a link to a FIFO, a device, anything
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -86,15 +95,45 @@ func readJSONL[T any](path string) ([]T, error) {
 	}
 	defer f.Close()
 	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	for sc.Scan() {
+	err = eachLine(bufio.NewReaderSize(f, 64<<10), maxRecord, func(line []byte) {
 		var r T
-		if json.Unmarshal(sc.Bytes(), &r) == nil {
+		if json.Unmarshal(line, &r) == nil {
 			out = append(out, r)
 		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	return out, sc.Err()
+	return out, nil
+}
+
+// eachLine calls fn with each line of r (its newline kept) of at most max
+// bytes; a longer line is read past, whole, and skipped. The line given
+// is fn's only during the call.
+func eachLine(r *bufio.Reader, max int, fn func(line []byte)) error {
+	var line []byte
+	long := false
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !long {
+			if line = append(line, chunk...); len(line) > max {
+				line, long = line[:0], true
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue // the line goes on
+		}
+		if !long && len(line) > 0 {
+			fn(line)
+		}
+		line, long = line[:0], false
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // Sight records that a candidate said a memory's fact again.

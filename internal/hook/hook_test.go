@@ -261,3 +261,31 @@ func TestStdinLeftOpen(t *testing.T) {
 		t.Errorf("the hook given a whole object on an open stdin printed %q, want its answer", out)
 	}
 }
+
+// TestSessionID: a plain id is kept; one with control characters, invalid
+// UTF-8 or past maxSessionID bytes becomes a digest, the same each time.
+func TestSessionID(t *testing.T) {
+	long := strings.Repeat("x", maxSessionID+1)
+	tests := []struct {
+		in   string
+		keep bool
+	}{
+		{"0f9c2a1e-5b7d-4c3a-9e8f-1a2b3c4d5e6f", true},
+		{"", true},
+		{"../../etc/x", true}, // no file name is made of it
+		{strings.Repeat("x", maxSessionID), true},
+		{long, false},
+		{"a\x1b]0;t\x07b", false},
+		{"a\nb", false},
+		{"a\xc3", false},
+	}
+	for _, tt := range tests {
+		got := sessionID(tt.in)
+		if (got == tt.in) != tt.keep {
+			t.Errorf("sessionID(%.40q) = %.40q, keep = %v", tt.in, got, tt.keep)
+		}
+		if !tt.keep && (!strings.HasPrefix(got, "sha256-") || len(got) != len("sha256-")+32 || sessionID(tt.in) != got) {
+			t.Errorf("sessionID(%.40q) = %q, want a stable sha256- digest", tt.in, got)
+		}
+	}
+}

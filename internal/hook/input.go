@@ -1,10 +1,15 @@
 package hook
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/transcript"
 )
@@ -64,8 +69,25 @@ func Decode(r io.Reader) (in Input, err error) {
 	if in.SessionID == "" {
 		in.SessionID = in.ConversationID
 	}
+	in.SessionID = sessionID(in.SessionID)
 	if in.Cwd == "" && len(in.WorkspaceRoots) > 0 {
 		in.Cwd = in.WorkspaceRoots[0]
 	}
 	return in, nil
+}
+
+// maxSessionID bounds a session id taken as it is: agents send UUIDs.
+const maxSessionID = 128
+
+// sessionID returns id when it is a plain one (at most [maxSessionID]
+// bytes of text without control characters), else "sha256-" and 32 hex
+// digits of its digest: the same id always gives the same name, so the
+// events of one session still meet in the queue, and no terminal escape
+// or megabyte of it reaches the queue, 'mnemo queue list' or the log.
+func sessionID(id string) string {
+	if len(id) <= maxSessionID && utf8.ValidString(id) && !strings.ContainsFunc(id, unicode.IsControl) {
+		return id
+	}
+	sum := sha256.Sum256([]byte(id))
+	return "sha256-" + hex.EncodeToString(sum[:16])
 }

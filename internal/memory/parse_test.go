@@ -342,3 +342,32 @@ func TestClean(t *testing.T) {
 		}
 	}
 }
+
+// TestInvalidUTF8Refused: a memory built by a program (a session id cut
+// inside a character, an extractor's text) with bytes that are no UTF-8 is
+// refused by Validate, field by field, and still renders without a panic.
+func TestInvalidUTF8Refused(t *testing.T) {
+	bad := "a\xc3"
+	tests := []struct {
+		name string
+		edit func(*Memory)
+		want string
+	}{
+		{"source", func(m *Memory) { m.Source = "session:" + bad }, "source: is not valid UTF-8"},
+		{"description", func(m *Memory) { m.Description = bad }, "description: is not valid UTF-8"},
+		{"why", func(m *Memory) { m.Why = bad }, "why: is not valid UTF-8"},
+		{"tags", func(m *Memory) { m.Tags = []string{bad} }, `tags: "a\xc3" is not valid UTF-8`},
+		{"body", func(m *Memory) { m.Body = "ok\n" + bad + "\n" }, "body: is not valid UTF-8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := New(Header{Name: "x", Description: "d", Type: TypeProject}, "b\n")
+			tt.edit(m)
+			err := m.Validate("x.md")
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Validate = %v, want it to say %q", err, tt.want)
+			}
+			m.Render() // must not panic
+		})
+	}
+}

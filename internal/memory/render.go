@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -64,7 +65,8 @@ func (m *Memory) Render() []byte {
 	enc.SetIndent(2)
 	if len(node.Content) > 0 {
 		if err := enc.Encode(node); err != nil {
-			// A node built from strings always encodes; reaching here is a bug.
+			// A node built from valid strings (see str) always encodes;
+			// reaching here is a bug.
 			panic("memory: render header: " + err.Error())
 		}
 		enc.Close()
@@ -102,8 +104,11 @@ func setKey(n *yaml.Node, key string, v *yaml.Node, empty, absent bool) {
 	}
 }
 
+// str is a string scalar. YAML cannot hold invalid UTF-8, which
+// [Memory.Validate] refuses in every field: a memory not validated still
+// renders, its invalid bytes as U+FFFD, rather than failing the encoder.
 func str(s string) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: strings.ToValidUTF8(s, "\uFFFD")}
 }
 
 // plain is a scalar written without quotes, its type left to YAML.

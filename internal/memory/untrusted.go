@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/fence"
 	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
@@ -44,6 +45,9 @@ func ValidPath(p string) bool {
 // a line break, a control character, one of MEMORY.md's markers or the
 // fence tag.
 func lineProblem(s string) error {
+	if !utf8.ValidString(s) {
+		return errInvalidUTF8
+	}
 	if strings.ContainsAny(s, "\r\n\u2028\u2029") {
 		return errors.New("must be one line")
 	}
@@ -80,6 +84,9 @@ func controlError(r rune, col int) error {
 func bodyProblem(body string) (line int, err error) {
 	for i, l := range strings.Split(body, "\n") {
 		l = strings.TrimSuffix(l, "\r")
+		if !utf8.ValidString(l) {
+			return i, errInvalidUTF8
+		}
 		for col, r := range []rune(l) {
 			if unicode.IsControl(r) && r != '\t' {
 				return i, controlError(r, col+1)
@@ -114,3 +121,7 @@ func CleanBody(body string) string {
 		return r
 	}, strings.ReplaceAll(body, "\r\n", "\n"))
 }
+
+// errInvalidUTF8 is a field's or a body line's bytes that are no text: no
+// reader opens such a file.
+var errInvalidUTF8 = errors.New("is not valid UTF-8")

@@ -19,8 +19,37 @@ var (
 // information when it is a regular file of at most limit bytes. The
 // caller reads at most limit bytes of it ([Read] does) and closes it.
 func Open(path string, limit int64) (*os.File, fs.FileInfo, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	return open(path, os.O_RDONLY, limit)
+}
+
+// OpenOwn is [Open] for a file that must be itself, not a symlink (mnemo's
+// own record committed in the vault): a symlink is refused as not a
+// regular file.
+func OpenOwn(path string, limit int64) (*os.File, fs.FileInfo, error) {
+	return open(path, os.O_RDONLY|noFollow, limit)
+}
+
+// Append opens the regular file at path for appending, creating it with
+// perm when missing; a symlink, a FIFO or a device is refused, so that a
+// record committed as a link never writes elsewhere. Each Write of the
+// returned file appends at its end.
+func Append(path string, perm fs.FileMode) (*os.File, error) {
+	f, _, err := openMode(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow, perm, -1)
+	return f, err
+}
+
+func open(path string, flag int, limit int64) (*os.File, fs.FileInfo, error) {
+	return openMode(path, flag, 0, limit)
+}
+
+// openMode opens path without blocking and checks that it is a regular
+// file of at most limit bytes (any size when limit is negative).
+func openMode(path string, flag int, perm fs.FileMode, limit int64) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, flag|syscall.O_NONBLOCK, perm)
 	if err != nil {
+		if flag&noFollow != 0 && isLink(path) {
+			return nil, nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (a symlink)", ErrNotRegular)}
+		}
 		return nil, nil, err
 	}
 	fi, err := f.Stat()
@@ -32,7 +61,7 @@ func Open(path string, limit int64) (*os.File, fs.FileInfo, error) {
 		f.Close()
 		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, typeOf(fi.Mode()))}
 	}
-	if fi.Size() > limit {
+	if limit >= 0 && fi.Size() > limit {
 		f.Close()
 		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: tooLarge(fi.Size(), limit)}
 	}
@@ -62,6 +91,12 @@ func ReadInfo(path string, limit int64) ([]byte, fs.FileInfo, error) {
 		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: tooLarge(int64(len(data)), limit)}
 	}
 	return data, fi, nil
+}
+
+// isLink reports whether path names a symlink itself.
+func isLink(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
 }
 
 func tooLarge(size, limit int64) error {

@@ -205,7 +205,7 @@ func FuzzCommand(f *testing.F) {
 	})
 }
 
-// FuzzPrintable: what printable returns holds no control character (but
+// FuzzPrintable: what Printable returns holds no control character (but
 // newline and tab), no escape and no bidi override, is valid UTF-8, and
 // is its input when that needed no cleaning.
 func FuzzPrintable(f *testing.F) {
@@ -213,17 +213,17 @@ func FuzzPrintable(f *testing.F) {
 	f.Add("\x1b]8;;https://x.evil\x07link\x1b]8;;\x07 and \x1bP+q\x1b\\ and \x1b")
 	f.Add("plain text, ünïcode, 日本語")
 	f.Fuzz(func(t *testing.T, s string) {
-		got := printable(s)
+		got := Printable(s)
 		for _, r := range got {
 			if r == 0x1b || !keep(r) {
-				t.Fatalf("printable(%q) = %q holds %U", s, got, r)
+				t.Fatalf("Printable(%q) = %q holds %U", s, got, r)
 			}
 		}
 		if !utf8.ValidString(got) {
-			t.Fatalf("printable(%q) = %q is not valid UTF-8", s, got)
+			t.Fatalf("Printable(%q) = %q is not valid UTF-8", s, got)
 		}
 		if !needsCleaning(s) && got != s {
-			t.Fatalf("printable(%q) = %q changed text that needed no cleaning", s, got)
+			t.Fatalf("Printable(%q) = %q changed text that needed no cleaning", s, got)
 		}
 	})
 }

@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 )
 
-// printable returns s without what a terminal or a reader would take for
+// Printable returns s without what a terminal or a reader would take for
 // something other than text: escape sequences (CSI such as colours and
 // screen clears, OSC such as a window title, a clipboard write or a
 // hyperlink that hides its target, and the rest), C0 and C1 control
@@ -14,7 +14,7 @@ import (
 // UTF-8. A transcript's text
 // (tool output above all) is anyone's; the digest is printed by mnemo
 // digest, sent to a model and quoted for review.
-func printable(s string) string {
+func Printable(s string) string {
 	if !needsCleaning(s) {
 		return s
 	}
@@ -38,7 +38,7 @@ func printable(s string) string {
 	return b.String()
 }
 
-// needsCleaning reports whether printable would change s.
+// needsCleaning reports whether Printable would change s.
 func needsCleaning(s string) bool {
 	for _, r := range s {
 		if r == 0x1b || !keep(r) {

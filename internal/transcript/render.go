@@ -96,7 +96,7 @@ func (d *Digest) header(chunk string) string {
 	}
 	field("title", d.Title)
 	field("chunk", chunk)
-	return printable(b.String())
+	return Printable(b.String())
 }
 
 // blocks renders each turn, then the files and failures sections, each
@@ -107,10 +107,10 @@ func (d *Digest) blocks() []string {
 		out = append(out, renderTurn(t))
 	}
 	if s := d.renderFiles(); s != "" {
-		out = append(out, printable(s))
+		out = append(out, Printable(s))
 	}
 	if s := d.renderFailures(); s != "" {
-		out = append(out, printable(s))
+		out = append(out, Printable(s))
 	}
 	return out
 }
@@ -136,8 +136,8 @@ func turnHeading(t *Turn) string {
 	return s
 }
 
-// renderTurn renders a turn as the digest shows it, [printable].
-func renderTurn(t *Turn) string { return printable(renderTurnText(t)) }
+// renderTurn renders a turn as the digest shows it, [Printable].
+func renderTurn(t *Turn) string { return Printable(renderTurnText(t)) }
 
 func renderTurnText(t *Turn) string {
 	var b strings.Builder

@@ -316,12 +316,18 @@ func (v *Vault) Delete(ctx context.Context, names ...string) error {
 }
 
 // RemoveLocked deletes one memory file; the caller holds [Vault.Lock].
+// The bytes removed are taken back from the list of writes: written again
+// by anyone, they are not mnemo's.
 func (v *Vault) RemoveLocked(name string) error {
+	old, _ := v.ReadFile(name + ".md")
 	if err := os.Remove(v.Path(name)); err != nil {
 		return fmt.Errorf("vault: %w", err)
 	}
 	if err := atomicfile.SyncDir(v.Dir); err != nil {
 		return fmt.Errorf("vault: remove %s: sync folder: %w", name, err)
+	}
+	if old != nil {
+		v.revoke(old)
 	}
 	return nil
 }

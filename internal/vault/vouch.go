@@ -25,9 +25,10 @@ import (
 // agent, session:…), but anyone who can write the file can write that
 // line: Claude Code's auto memory writes into the vault, so the agent can
 // forge a reviewed memory. mnemo therefore vouches for a header only when
-// it wrote those very bytes (the hashes of its writes are kept in the
-// state folder, beside the lock, where the vault's git never sees them),
-// or when git's HEAD holds them under that name (a teammate's memory, or
+// it wrote those very bytes and has not replaced or deleted them since (the
+// hashes of its writes, and of what it took back, are kept in the state
+// folder, beside the lock, where the vault's git never sees them), or
+// when git's HEAD holds them under that name (a teammate's memory, or
 // one committed, which is a person's review). Any other file with a
 // source is disowned ([memory.Memory.Disown]): a native write, kept out of
 // MEMORY.md and the hooks, marked in recall, listed by 'mnemo inbox'.
@@ -69,6 +70,20 @@ func (v *Vault) writtenPath() string {
 // disowned until a person approves it, which is the safe side.
 func (v *Vault) vouch(data ...[]byte) error { return v.record(true, data...) }
 
+// revoke records that mnemo replaced or deleted the file that held data:
+// those bytes, written back by anyone (a version since corrected, a memory
+// deleted), are no longer mnemo's to vouch for; git's HEAD may still hold
+// them. A vault without a list has nothing to revoke.
+func (v *Vault) revoke(data []byte) error {
+	if _, err := os.Stat(v.writtenPath()); v.writtenPath() == "" || err != nil {
+		return nil
+	}
+	return v.appendList([]string{revoked + digest(data)})
+}
+
+// revoked starts a line of the list that takes back the digest after it.
+const revoked = "-"
+
 // record appends the digests of data to the list of writes. With seed, a
 // vault without a list yet gets one that starts with its files as they
 // are (see [pass]): a first write must not disown them.
@@ -80,13 +95,21 @@ func (v *Vault) record(seed bool, data ...[]byte) error {
 	if _, err := os.Stat(path); seed && errors.Is(err, fs.ErrNotExist) {
 		data = append(append(data, v.folderFiles()...), nil)
 	}
-	if len(data) == 0 {
+	lines := make([]string, len(data))
+	for i, d := range data {
+		lines[i] = digest(d)
+	}
+	return v.appendList(lines)
+}
+
+// appendList appends lines (digests, and digests taken back) to the list
+// of writes, and to the list as read.
+func (v *Vault) appendList(lines []string) error {
+	path := v.writtenPath()
+	if len(lines) == 0 {
 		return nil
 	}
-	var b strings.Builder
-	for _, d := range data {
-		b.WriteString(digest(d) + "\n")
-	}
+	text := strings.Join(lines, "\n") + "\n"
 	if _, err := os.Stat(filepath.Dir(path)); err != nil {
 		return nil // no state folder: a read (doctor's) creates none, and a write has one (its lock)
 	}
@@ -96,7 +119,7 @@ func (v *Vault) record(seed bool, data ...[]byte) error {
 	if err != nil {
 		return fmt.Errorf("vault: record a write: %w", err)
 	}
-	_, err = f.WriteString(b.String())
+	_, err = f.WriteString(text)
 	var fi fs.FileInfo
 	if err == nil {
 		fi, err = f.Stat()
@@ -109,17 +132,29 @@ func (v *Vault) record(seed bool, data ...[]byte) error {
 	}
 	v.vouches.mu.Lock()
 	if v.vouches.hashes != nil {
-		for _, d := range data {
-			v.vouches.hashes[digest(d)] = true
+		for _, l := range lines {
+			applyLine(v.vouches.hashes, l)
 		}
 		// The list as read plus these lines is the file, unless another
 		// process appended too: then the next read reads it again.
-		if fi.Size() == v.vouches.size+int64(b.Len()) {
+		if fi.Size() == v.vouches.size+int64(len(text)) {
 			v.vouches.size = fi.Size()
 		}
 	}
 	v.vouches.mu.Unlock()
 	return nil
+}
+
+// applyLine adds a line of the list to hashes: a digest vouched for, or
+// one taken back; any other line is none.
+func applyLine(hashes map[string]bool, line string) {
+	switch d, back := strings.CutPrefix(line, revoked); {
+	case len(d) != sha256.Size*2:
+	case back:
+		delete(hashes, d)
+	default:
+		hashes[d] = true
+	}
 }
 
 // vouchedHashes returns the digests of mnemo's writes, or ok false when
@@ -145,10 +180,8 @@ func (v *Vault) vouchedHashes() (hashes map[string]bool, ok bool) {
 	}
 	hashes = make(map[string]bool)
 	sc := bufio.NewScanner(strings.NewReader(string(data)))
-	for sc.Scan() {
-		if line := sc.Text(); len(line) == sha256.Size*2 {
-			hashes[line] = true
-		}
+	for sc.Scan() { // in order: a digest taken back may be vouched for again
+		applyLine(hashes, sc.Text())
 	}
 	v.vouches.hashes, v.vouches.size = hashes, int64(len(data))
 	return hashes, true

@@ -154,6 +154,7 @@ func (v *Vault) UpdateLocked(name string, fn func(*memory.Memory) error) (*memor
 	// person approves it. So no edit launders a forged source.
 	vouched := m.Reviewed()
 	before := m.Render()
+	old, _ := v.ReadFile(file) // the bytes this write replaces, to take back (an unreadable file has none to)
 	if err := fn(m); errors.Is(err, ErrNoChange) {
 		return m, nil
 	} else if err != nil {
@@ -180,6 +181,9 @@ func (v *Vault) UpdateLocked(name string, fn func(*memory.Memory) error) (*memor
 	if err := atomicfile.WriteFileLike(v.Path(name), after, fi); err != nil {
 		return nil, fmt.Errorf("vault: %w", err)
 	}
+	if old != nil && !bytes.Equal(old, after) {
+		v.revoke(old) // after the write: a writer killed before leaves the old bytes vouched, as they were
+	}
 	return m, nil
 }
 
@@ -187,13 +191,10 @@ func (v *Vault) UpdateLocked(name string, fn func(*memory.Memory) error) (*memor
 // is valid (as lint and every reader judge it) and no reader will refuse
 // to open it. One check for every write keeps the door one door.
 func (v *Vault) check(m *memory.Memory) error {
-	if err := v.checkSecrets(m); err != nil {
-		return err
-	}
 	if err := CheckReadable(m, v.rel(m.Name+".md")); err != nil {
 		return fmt.Errorf("vault: %w", err)
 	}
-	return nil
+	return v.checkSecrets(m)
 }
 
 // CheckReadable reports every problem that would make a reader refuse m

@@ -142,7 +142,7 @@ func (fx *fixture) do(r req) *httptest.ResponseRecorder {
 		hr.Header.Set("Origin", r.origin)
 	}
 	if tok := pick(r.token, fx.srv.guard.token); tok != "" {
-		hr.AddCookie(&http.Cookie{Name: TokenCookie, Value: tok})
+		hr.AddCookie(&http.Cookie{Name: fx.srv.guard.cookie, Value: tok})
 	}
 	w := httptest.NewRecorder()
 	fx.h.ServeHTTP(w, hr)

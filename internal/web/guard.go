@@ -11,7 +11,10 @@ import (
 	"strings"
 )
 
-// TokenCookie is the cookie that carries the URL's token after the first request.
+// TokenCookie starts the name of the cookie that carries the URL's token
+// after the first request; the listener's port ends it, since a browser
+// keeps cookies by host, not port, and two pages (two projects) may be
+// open at once.
 const TokenCookie = "mnemo_ui"
 
 // csp allows nothing but the page's own embedded stylesheet, script and
@@ -47,6 +50,7 @@ func Loopback(addr string) bool {
 // CSRF token.
 type guard struct {
 	token, csrf string
+	cookie      string          // the token's cookie: TokenCookie-<port>
 	hosts       map[string]bool // Host values that name the listener
 }
 
@@ -67,7 +71,7 @@ func newGuard(addr string) (*guard, error) {
 	for _, h := range []string{"127.0.0.1", "localhost", "[::1]"} {
 		hosts[h+":"+port] = true
 	}
-	return &guard{token: token, csrf: csrf, hosts: hosts}, nil
+	return &guard{token: token, csrf: csrf, cookie: TokenCookie + "-" + port, hosts: hosts}, nil
 }
 
 func equal(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
@@ -100,7 +104,7 @@ func (g *guard) wrap(next http.Handler) http.Handler {
 			g.login(w, r, q)
 			return
 		}
-		c, err := r.Cookie(TokenCookie)
+		c, err := r.Cookie(g.cookie)
 		if err != nil || !equal(c.Value, g.token) {
 			http.Error(w, "mnemo ui: no or wrong token: open the URL mnemo ui printed", http.StatusUnauthorized)
 			return
@@ -119,7 +123,7 @@ func (g *guard) login(w http.ResponseWriter, r *http.Request, token string) {
 		http.Error(w, "mnemo ui: wrong token: open the URL mnemo ui printed", http.StatusUnauthorized)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: TokenCookie, Value: g.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: g.cookie, Value: g.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	u := *r.URL
 	q := u.Query()
 	q.Del("token")

@@ -2,12 +2,16 @@ package worker
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -195,13 +199,25 @@ func PartSession(session, path string) string {
 	return session + "/" + strings.TrimSuffix(filepath.Base(path), ".jsonl")
 }
 
-// shortID keeps a session id's first 8 characters: enough to find it, short
-// enough for a header.
+// shortID names a session in a fact's source: the first 8 letters,
+// digits, '-' and '_' of its id (a UUID's first group), or when it has none,
+// 8 hex digits of its digest. An id is any string a transcript or a hook
+// holds; cut at a byte it could split a character.
 func shortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
+	var b strings.Builder
+	for _, r := range id {
+		if b.Len() == 8 {
+			break
+		}
+		if r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_') {
+			b.WriteRune(r)
+		}
 	}
-	return id
+	if b.Len() == 0 {
+		sum := sha256.Sum256([]byte(id))
+		return hex.EncodeToString(sum[:4])
+	}
+	return b.String()
 }
 
 // personSaid gathers what the person said in a digest.
