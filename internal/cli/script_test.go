@@ -54,6 +54,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("MNEMO_HOME", filepath.Join(home, ".mnemo"))
 			env.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, ".claude"))
 			env.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+			// HOME is inside the script's repository; on a person's machine
+			// the user vault is not in the project's git work tree.
+			env.Setenv("GIT_CEILING_DIRECTORIES", home)
 			env.Setenv("GIT_AUTHOR_NAME", "mnemo test")
 			env.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
 			env.Setenv("GIT_COMMITTER_NAME", "mnemo test")

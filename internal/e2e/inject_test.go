@@ -91,6 +91,8 @@ func TestFirstRequestWithinBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	s.run("git", "add", ".memory")
+	s.run("git", "commit", "-qm", "the memories a person wrote")
 	s.mnemoRun("reindex")
 	index, err := os.ReadFile(filepath.Join(dir, "MEMORY.md"))
 	if err != nil {

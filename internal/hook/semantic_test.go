@@ -80,6 +80,7 @@ func TestPromptEmbedsOnlyTheQuery(t *testing.T) {
 	}
 	writeMemory(t, dir, memory.New(memory.Header{Name: "deploy-release", Description: "Deploy to production by pushing release tags",
 		Type: memory.TypeProject, Updated: now.Add(-48 * time.Hour)}, "Pushing release tags makes the release ship."))
+	commitVault(t, root)
 	model := &fakeModel{}
 	spawned := 0
 	r.Semantic = model

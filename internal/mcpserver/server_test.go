@@ -111,7 +111,7 @@ type fixture struct {
 }
 
 // newFixture writes files (relative to the project; .memory/x.md for
-// memories) and starts a server on the project.
+// memories), commits the vault and starts a server on the project.
 func newFixture(t testing.TB, files map[string]string, environ ...string) *fixture {
 	t.Helper()
 	base := t.TempDir()
@@ -128,6 +128,11 @@ func newFixture(t testing.TB, files map[string]string, environ ...string) *fixtu
 	for name, text := range files {
 		f.write(name, text)
 	}
+	// the fixture's memories are what a person keeps: committed, so that
+	// git's HEAD vouches for their source on the first read (a test's
+	// later writes are the agent's, and are not)
+	f.git("add", project.VaultFolder)
+	f.git("commit", "-q", "-m", "memories")
 	p, err := project.Find(context.Background(), f.root, f.env())
 	if err != nil {
 		t.Fatal(err)

@@ -197,6 +197,7 @@ type pass struct {
 	hashes  map[string]bool
 	seeding bool // no list yet: the files read are the first
 	blobs   func() map[string]string
+	inGit   func() bool
 
 	mu   sync.Mutex // guards seen
 	seen [][]byte   // while seeding: the files read, for the list
@@ -205,7 +206,7 @@ type pass struct {
 // newPass starts a read of the vault; whole says that it reads every file
 // (a List), else a pass without a list seeds it from the folder first.
 func (v *Vault) newPass(whole bool) *pass {
-	p := &pass{v: v, blobs: sync.OnceValue(v.headBlobs)}
+	p := &pass{v: v, blobs: sync.OnceValue(v.headBlobs), inGit: sync.OnceValue(v.inGit)}
 	if v.writtenPath() == "" {
 		return p
 	}
@@ -229,13 +230,14 @@ func (p *pass) done() {
 	}
 }
 
-// folderFiles returns the content of the vault's memory files, for the
-// start of its list of writes.
+// folderFiles returns the content of the vault's memory files that start
+// its list of writes (see [seeds]).
 func (v *Vault) folderFiles() [][]byte {
 	des, err := os.ReadDir(v.Dir)
 	if err != nil {
 		return nil
 	}
+	inGit, blobs := sync.OnceValue(v.inGit), sync.OnceValue(v.headBlobs)
 	var all [][]byte
 	for _, de := range des {
 		if !isMemoryFile(de.Name()) || !de.Type().IsRegular() {
@@ -245,12 +247,33 @@ func (v *Vault) folderFiles() [][]byte {
 		if err != nil {
 			continue
 		}
-		if m, err := memory.Parse(de.Name(), data); err == nil && planted(m) {
+		if m, err := memory.Parse(de.Name(), data); err == nil && !seeds(m, de.Name(), data, inGit, blobs) {
 			continue
 		}
 		all = append(all, data)
 	}
 	return all
+}
+
+// seeds reports whether the first read of a vault on a machine (no list of
+// writes yet: a new machine, an upgrade, the state folder deleted) takes
+// the file as mnemo's own write. Outside git it does, so that an upgrade
+// disowns nothing it had trusted, unless the file plants an instruction.
+// In a git work tree only what git's HEAD holds is: a file there that git
+// does not hold and that names a source may be the agent's native write
+// with a forged header, which deleting the state folder (a cache) must not
+// launder; mnemo's own uncommitted writes then wait for approval.
+func seeds(m *memory.Memory, file string, data []byte, inGit func() bool, blobs func() map[string]string) bool {
+	if planted(m) {
+		return false
+	}
+	return m.Source == "" || !inGit() || committed(blobs(), file, data)
+}
+
+// committed reports whether blobs (by file name) hold data as the file.
+func committed(blobs map[string]string, file string, data []byte) bool {
+	oid, ok := blobs[file]
+	return ok && oid == gitBlobID(data, len(oid))
 }
 
 // disownForged disowns m, read from the file name.md with content data,
@@ -274,21 +297,21 @@ func (p *pass) disownForged(name string, data []byte, m *memory.Memory) {
 	if vouched {
 		return
 	}
-	if planted(m) {
-		m.Disown() // neither the first read nor git vouches for it
-		return
-	}
 	if p.seeding {
+		if !seeds(m, name+".md", data, p.inGit, p.blobs) {
+			m.Disown()
+			return
+		}
 		p.mu.Lock()
 		p.seen = append(p.seen, data)
 		p.mu.Unlock()
 		return
 	}
-	if oid, ok := p.blobs()[name+".md"]; ok && oid == gitBlobID(data, len(oid)) {
+	if !planted(m) && committed(p.blobs(), name+".md", data) {
 		p.v.vouch(data) // committed: the next read need not ask git
 		return
 	}
-	m.Disown()
+	m.Disown() // neither mnemo's writes nor git vouch for it
 }
 
 // headBlobs returns the blob ids of the files in the vault's folder as
@@ -301,6 +324,16 @@ func (v *Vault) headBlobs() map[string]string {
 		v.treeBlobs(rev, blobs)
 	}
 	return blobs
+}
+
+// inGit reports whether the vault's folder is in a git work tree.
+func (v *Vault) inGit() bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "-C", v.Dir, "rev-parse", "--is-inside-work-tree")
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	out, err := cmd.Output()
+	return err == nil && strings.TrimSpace(string(out)) == "true"
 }
 
 // treeBlobs adds the blob ids of the folder's files in the commit rev.
