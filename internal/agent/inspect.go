@@ -52,7 +52,7 @@ func (r Registration) Missing() []string {
 // at every scope, for mnemo's entries.
 func Inspect(o Options) Registration {
 	r := Registration{Hooks: map[string][]string{}, Runs: map[string][]string{}, AutoMemory: map[string]string{}, Unreadable: map[string]string{}}
-	readObject := func(path string) *object {
+	read := func(path string) *object {
 		o, err := readObject(path)
 		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
 			err = pe.Err // the path is the key
@@ -67,7 +67,7 @@ func Inspect(o Options) Registration {
 		filepath.Join(o.Root, ".claude", "settings.local.json"),
 		filepath.Join(o.ClaudeHome, "settings.json"),
 	} {
-		s := readObject(f)
+		s := read(f)
 		if v, ok := s.vals["autoMemoryDirectory"].(string); ok {
 			r.AutoMemory[f] = v
 		}
@@ -95,11 +95,11 @@ func Inspect(o Options) Registration {
 		}
 	}
 	mcp := filepath.Join(o.Root, ".mcp.json")
-	if prog, ok := server(readObject(mcp)); ok {
+	if prog, ok := server(read(mcp)); ok {
 		r.Servers = append(r.Servers, mcp)
 		r.note(mcp, prog)
 	}
-	app := readObject(o.claudeJSON())
+	app := read(o.claudeJSON())
 	if prog, ok := server(app); ok {
 		r.Servers = append(r.Servers, o.claudeJSON()+" (user)")
 		r.note(o.claudeJSON(), prog)
@@ -112,7 +112,7 @@ func Inspect(o Options) Registration {
 			}
 		}
 	}
-	if plugins := readObject(filepath.Join(o.ClaudeHome, "plugins", "installed_plugins.json")); plugins != nil {
+	if plugins := read(filepath.Join(o.ClaudeHome, "plugins", "installed_plugins.json")); plugins != nil {
 		if all, _ := plugins.vals["plugins"].(*object); all != nil {
 			for _, k := range all.keys {
 				if k == "mnemo" || len(k) > 6 && k[:6] == "mnemo@" {

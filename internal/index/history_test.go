@@ -257,11 +257,7 @@ func TestOpenDamagedHistory(t *testing.T) {
 	}
 	db.Close()
 	hpath := filepath.Join(state, HistoryFileName)
-	garbage := []byte(strings.Repeat("not a history ", 1000))
-	if err := sqlitefile.Remove(hpath); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(hpath, garbage, 0o644); err != nil {
+	if err := garbage(HistoryFileName)(state); err != nil {
 		t.Fatal(err)
 	}
 
@@ -278,7 +274,7 @@ func TestOpenDamagedHistory(t *testing.T) {
 	if len(asides) != 1 {
 		t.Fatalf("set aside: %q, want one history.db.damaged-<time>", asides)
 	}
-	if aside, err := os.ReadFile(asides[0]); err != nil || string(aside) != string(garbage) {
+	if aside, err := os.ReadFile(asides[0]); err != nil || string(aside) != string(notADatabase()) {
 		t.Errorf("%s: %v; want the damaged file kept", asides[0], err)
 	}
 	if n, err := db.Count(ctx); err != nil || n != 1 {
@@ -442,14 +438,17 @@ func TestOpenDamagedAtOnce(t *testing.T) {
 	}
 }
 
-// garbage returns a damage that overwrites the state folder's file with
-// bytes that are not a database.
+// garbage returns a damage that replaces the state folder's file (and
+// its WAL and journal) with [notADatabase].
 func garbage(file string) func(state string) error {
 	return func(state string) error {
 		p := filepath.Join(state, file)
 		if err := sqlitefile.Remove(p); err != nil {
 			return err
 		}
-		return os.WriteFile(p, []byte(strings.Repeat("not a database ", 1000)), 0o644)
+		return os.WriteFile(p, notADatabase(), 0o644)
 	}
 }
+
+// notADatabase is the content of a file [garbage] damaged.
+func notADatabase() []byte { return []byte(strings.Repeat("not a database ", 1000)) }
