@@ -189,8 +189,9 @@ func (db *DB) open(ctx context.Context) error {
 
 // migrate creates the schema in an empty file, and drops and recreates it
 // when the file holds another version that no [upgrades] entry brings up
-// to this one, after moving out the history an older one held. It runs in one write transaction, so two processes
-// opening a stale file rebuild it once.
+// to this one, after moving out the history an older one held. It runs in
+// one write transaction, so two processes opening a stale file rebuild it
+// once.
 func (db *DB) migrate(ctx context.Context) error {
 	var v int
 	if err := db.sql.QueryRowContext(ctx, "PRAGMA main.user_version").Scan(&v); err != nil {

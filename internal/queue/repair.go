@@ -51,8 +51,8 @@ func damaged(err error) bool { return errors.Is(err, errDamaged) || sqlitefile.I
 
 // openOrRepair opens the queue.db at path. A file that is not a
 // database, or is damaged, is set aside and a new one made, once, under
-// [sqlitefile.LockRepair]; what was lost is logged as a warning and kept beside the
-// set-aside file ([Damages]).
+// [sqlitefile.LockRepair]; what was lost is logged as a warning and kept
+// beside the set-aside file ([Damages]).
 //
 // Only a process holding the lock ever creates the file: every
 // connection opens it "mode=rw", which fails where there is none. A
@@ -97,8 +97,9 @@ func openOrRepair(ctx context.Context, path string, now func() time.Time, log *s
 }
 
 // create makes queue.db with its schema where there is none; the caller
-// holds [sqlitefile.LockRepair]. It is made whole under another name and renamed into
-// place, so that no process ever opens a queue.db without its schema.
+// holds [sqlitefile.LockRepair]. It is made whole under another name and
+// renamed into place, so that no process ever opens a queue.db without
+// its schema.
 func create(ctx context.Context, path string) error {
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		return nil
