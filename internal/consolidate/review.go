@@ -122,7 +122,7 @@ func excerpt(s string) string {
 // that was recorded; a record of an earlier draft of the same name is not
 // d's.
 func (in *Inbox) Drafting(d Draft) (s Sighting, ok bool, err error) {
-	all, err := readJSONL[Sighting](in.provenance)
+	all, err := in.sightings.get(in.provenance, readJSONL[Sighting])
 	if err != nil {
 		return Sighting{}, false, fmt.Errorf("inbox: %w", err)
 	}

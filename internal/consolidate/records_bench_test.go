@@ -35,3 +35,33 @@ func BenchmarkAddAmongRejections(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkInboxReasons lists why each of 50 drafts is one, with a year
+// of sightings recorded (20,000).
+func BenchmarkInboxReasons(b *testing.B) {
+	e := setup(b)
+	for i := range 50 {
+		f := Fact{Description: fmt.Sprintf("The widget cache for job w%d holds %d entries", i, i), Body: "Seen in the job's settings.", Confidence: 0.6, Source: "session:s1"}
+		if o, err := e.c.Add(e.ctx, f); err != nil || o.Action != Drafted {
+			b.Fatalf("Add = %+v, %v; want drafted", o, err)
+		}
+	}
+	for i := range 20000 {
+		s := Sighting{Memory: fmt.Sprintf("m%d", i%500), Where: "project", Action: Duplicate, Source: "session:s1", At: t0, Said: "The gadget port for service hk3 is 93, found in the service's config."}
+		if err := e.c.Inbox.Sight(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ds, err := e.c.Inbox.List()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, d := range ds {
+			if rs := e.c.Inbox.Reasons(d, Link{}); len(rs) == 0 {
+				b.Fatalf("no reason for %s", d.Name)
+			}
+		}
+	}
+}
