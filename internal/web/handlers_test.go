@@ -2,7 +2,7 @@ package web
 
 import (
 	"context"
-	"github.com/mnemo-dev/mnemo/internal/index"
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
 // TestPages checks that every page answers and shows what it is for.
@@ -106,9 +108,9 @@ func TestActions(t *testing.T) {
 			}},
 		{"resolve what is no contradiction", "/inbox/prices-are-strings/resolve", url.Values{"keep": {"new"}}, "err=",
 			func(fx *fixture) string { return isDraft(fx, "prices-are-strings") }},
-		{"delete", "/m/project/ci-runs-on-main/delete", nil, "msg=deleted",
+		{"delete", "/m/project/ci-runs-on-main/delete", nil, "msg=removed",
 			func(fx *fixture) string {
-				return notInVault(fx, "ci-runs-on-main") + inFile(filepath.Join(fx.dir, "MEMORY.md"), "deploy-with-make")
+				return notInVault(fx, "ci-runs-on-main") + kept(fx, "ci-runs-on-main", "name: ci-runs-on-main") + inFile(filepath.Join(fx.dir, "MEMORY.md"), "deploy-with-make")
 			}},
 		{"rename rewrites links", "/m/project/ci-runs-on-main/rename", url.Values{"to": {"ci-on-main"}}, "msg=renamed",
 			func(fx *fixture) string {
@@ -212,6 +214,16 @@ func notInVault(fx *fixture, name string) string {
 		return name + " is in the vault\n"
 	}
 	return ""
+}
+
+// kept says what is wrong unless a memory removed from the vault is kept
+// in the state folder's forgotten/, holding want.
+func kept(fx *fixture, name, want string) string {
+	files, _ := filepath.Glob(filepath.Join(fx.state, vault.ForgottenDir, name+".*.md"))
+	if len(files) != 1 {
+		return fmt.Sprintf("%d copies of %s kept in forgotten/, want 1\n", len(files), name)
+	}
+	return inFile(files[0], want)
 }
 
 func isDraft(fx *fixture, name string) string {
