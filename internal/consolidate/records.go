@@ -37,7 +37,7 @@ func (c *recordCache[V]) get(path string, load func(string) (V, error)) (V, erro
 	var zero V
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	fi, err := os.Stat(path)
+	fi, err := os.Lstat(path) // a link is never followed: the load refuses it, and says so
 	if errors.Is(err, fs.ErrNotExist) {
 		delete(c.files, path)
 		return zero, nil

@@ -282,4 +282,20 @@ func TestInboxSimilar(t *testing.T) {
 	if !strings.Contains(body[i:], `Similar: <a href="/m/project/deploy-with-make">deploy-with-make</a>`) {
 		t.Errorf("the draft does not show deploy-with-make as similar:\n%s", body[i:min(len(body), i+2000)])
 	}
+
+	// A draft that shares one word with a memory ("main"), or a year, is
+	// like none of them.
+	fx.draft("branch-names", "Feature branches are named after main's next release, 2026", "Cut them from main.")
+	body = fx.do(req{path: "/"}).Body.String()
+	i = strings.Index(body, `id="d-branch-names"`)
+	if i < 0 {
+		t.Fatal("the draft is not in the inbox")
+	}
+	card := body[i:]
+	if j := strings.Index(card[1:], `id="d-`); j >= 0 {
+		card = card[:j+1]
+	}
+	if strings.Contains(card, "Similar:") {
+		t.Errorf("a draft sharing one word with a memory shows it as similar:\n%s", card)
+	}
 }
