@@ -31,8 +31,9 @@ todos 30) and not recalled since; drafts waiting in the inbox for more than
 
 Nothing is removed without --apply. A memory removed leaves its vault and
 MEMORY.md, and is kept in the state folder's forgotten/ (any secret in it
-redacted), recorded in forgotten.jsonl with the reason: move it back to
-restore it. A draft removed is rejected. gc never runs from a hook.
+redacted), recorded in forgotten.jsonl with the reason: to restore one,
+copy it back into the vault as NAME.md and approve it ('mnemo approve
+NAME'). A draft removed is rejected. gc never runs from a hook.
 
 --apply also prunes the history kept in the state, as the worker does
 when it starts: the injection records of sessions idle for 30 days, and

@@ -25,8 +25,9 @@ func newRmCmd(f *Factory) *cobra.Command {
 		Long: `Remove memories from the vault and regenerate MEMORY.md. Nothing is
 destroyed: each file is kept in the vault's state folder, in forgotten/
 (any secret in it redacted), and recorded in forgotten.jsonl with the
-reason, if given; move it back to restore it. Nothing is removed when
-one of the names does not exist.`,
+reason, if given. To restore one, copy it back into the vault as NAME.md
+and approve it ('mnemo approve NAME'). Nothing is removed when one of the
+names does not exist.`,
 		Example: `  mnemo rm deploy-script-location --reason "the script moved to make deploy"
   mnemo rm --user old-editor-preference`,
 		Args: minArgs(1),

@@ -16,7 +16,8 @@ import (
 // ForgottenDir is the folder of a state folder that keeps the memories
 // taken out of its vault: nothing mnemo removes, whoever asks (a person's
 // rm or gc, an agent's forget), is destroyed; a person restores one by
-// moving it back. ForgottenLog, beside it, records each: one JSON line.
+// copying it back, then approving it (it is then a file mnemo did not
+// write). ForgottenLog, beside it, records each: one JSON line.
 const (
 	ForgottenDir = "forgotten"
 	ForgottenLog = "forgotten.jsonl"
