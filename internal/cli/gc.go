@@ -9,6 +9,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/staleness"
+	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
 type gcCandidate struct {
@@ -21,15 +22,18 @@ func newGCCmd(f *Factory) *cobra.Command {
 	var apply, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "gc",
-		Short: "List (and with --apply delete) memories past their use",
+		Short: "List (and with --apply remove) memories past their use",
 		Long: `List the memories the expiry policy marks for removal, with the reason:
 superseded; suspect for more than 30 days (see 'mnemo verify'); due for
 review (project memories 90 days after they were written, references 180,
 todos 30) and not recalled since; drafts waiting in the inbox for more than
 30 days. User and feedback memories never expire by age.
 
-Nothing is deleted without --apply. Deleting regenerates MEMORY.md; in a
-project vault, git keeps the history. gc never runs from a hook.
+Nothing is removed without --apply. A memory removed leaves its vault and
+MEMORY.md, and is kept in the state folder's forgotten/ (any secret in it
+redacted), recorded in forgotten.jsonl with the reason: to restore one,
+copy it back into the vault as NAME.md and approve it ('mnemo approve
+NAME'). A draft removed is rejected. gc never runs from a hook.
 
 --apply also prunes the history kept in the state, as the worker does
 when it starts: the injection records of sessions idle for 30 days, and
@@ -67,7 +71,7 @@ unchanged for 180 days.`,
 			return applyGC(cmd.Context(), f, cands)
 		},
 	}
-	cmd.Flags().BoolVar(&apply, "apply", false, "delete the candidates")
+	cmd.Flags().BoolVar(&apply, "apply", false, "remove the candidates")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
@@ -123,7 +127,6 @@ func gcCandidates(ctx context.Context, f *Factory) ([]gcCandidate, error) {
 }
 
 func applyGC(ctx context.Context, f *Factory, cands []gcCandidate) error {
-	byVault := map[bool][]string{}
 	in, err := f.inbox()
 	if err != nil {
 		return err
@@ -136,20 +139,13 @@ func applyGC(ctx context.Context, f *Factory, cands []gcCandidate) error {
 				return err
 			}
 		default:
-			byVault[c.Where == "user"] = append(byVault[c.Where == "user"], c.Name)
+			if _, err := moveOut(ctx, f, c.Where == "user", c.Reason, "mnemo gc", []string{c.Name}); err != nil {
+				return err
+			}
 		}
 		log.Info("gc removed", "name", c.Name, "where", c.Where, "reason", c.Reason)
 	}
-	for user, names := range byVault {
-		v, err := f.Vault(user)
-		if err != nil {
-			return err
-		}
-		if err := v.Delete(ctx, names...); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(f.IO.ErrOut, "deleted %d\n", len(cands))
+	fmt.Fprintf(f.IO.ErrOut, "removed %d (memories kept in the state folder's %s/)\n", len(cands), vault.ForgottenDir)
 	if db, _, err := openSyncedIndex(ctx, f, false); err == nil {
 		pruneHistory(ctx, f, db)
 		db.Close()

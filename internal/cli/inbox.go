@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -205,10 +206,11 @@ func closestMemories(ctx context.Context, f *Factory, reviews []draftReview) {
 				}
 			}
 		}
-		q := consolidate.ClosestQuery(r.d.Memory, 1)
+		q := consolidate.ClosestQuery(r.d.Memory, 4)
 		q.Now = f.Now()
-		if rs, err := rc.Recall(ctx, q); err == nil && len(rs) > 0 {
-			reviews[i].closest = &closestJSON{Name: rs[0].Name, Vault: rs[0].Source, Description: rs[0].Description}
+		rs, _ := rc.Recall(ctx, q)
+		if j := slices.IndexFunc(rs, consolidate.Alike); j >= 0 {
+			reviews[i].closest = &closestJSON{Name: rs[j].Name, Vault: rs[j].Source, Description: rs[j].Description}
 		}
 	}
 }

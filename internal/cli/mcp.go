@@ -62,20 +62,19 @@ func runMCP(ctx context.Context, f *Factory) error {
 		semantic = m
 	}
 	srv := mcpserver.New(mcpserver.Config{
-		Project:      project,
-		User:         user,
-		StateDir:     p.StateDir(),
-		UserStateDir: f.Env.UserStateDir(),
-		Root:         p.Root,
-		InGit:        p.InGit(),
-		Head:         p.Head,
-		Now:          f.Now,
-		Log:          slog.New(slog.NewMultiHandler(stderr, f.Log(false).Handler())),
-		Version:      buildVersion(),
-		Session:      f.Env.Getenv("CLAUDE_CODE_SESSION_ID"),
-		Mounts:       mountSources(p),
-		Semantic:     semantic,
-		Compare:      f.compare(),
+		Project:  project,
+		User:     user,
+		StateDir: p.StateDir(),
+		Root:     p.Root,
+		InGit:    p.InGit(),
+		Head:     p.Head,
+		Now:      f.Now,
+		Log:      slog.New(slog.NewMultiHandler(stderr, f.Log(false).Handler())),
+		Version:  buildVersion(),
+		Session:  f.Env.Getenv("CLAUDE_CODE_SESSION_ID"),
+		Mounts:   mountSources(p),
+		Semantic: semantic,
+		Compare:  f.compare(),
 	})
 	return srv.Run(ctx, mcpserver.Stdio(f.IO.In, f.IO.Out))
 }

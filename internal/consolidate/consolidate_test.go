@@ -20,7 +20,7 @@ type env struct {
 	ctx context.Context
 }
 
-func setup(t *testing.T) *env {
+func setup(t testing.TB) *env {
 	t.Helper()
 	ctx := context.Background()
 	root, state, user := t.TempDir(), t.TempDir(), t.TempDir()

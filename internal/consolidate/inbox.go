@@ -32,6 +32,9 @@ type Inbox struct {
 	provenance string       // <state>/provenance.jsonl: see [Sighting]
 	links      string       // <state>/links.jsonl: see [Link]
 	door       *vault.Vault // the project vault, whose lock serializes the inbox's writers: see [Inbox.LockWith]
+	rejects    recordCache[[]rejectedFact]
+	sightings  recordCache[[]Sighting]
+	linkRecs   recordCache[[]Link]
 }
 
 // ErrNoDraft is the error, wrapped, for a draft that is not in the inbox:
@@ -322,29 +325,19 @@ func (in *Inbox) Reject(ctx context.Context, name, reason string, now time.Time)
 	return in.removeLocked(name, now)
 }
 
-// A rejectedFact is a rejected draft's text, read for comparison.
-type rejectedFact struct {
-	text string
-	st   *statement
-}
-
-// rejections returns what was rejected.
+// rejections returns what was rejected, read from each file again only
+// when it changed since the last call (see [recordCache]).
 func (in *Inbox) rejections() ([]rejectedFact, error) {
-	rs, err := readJSONL[rejection](in.rejected)
+	out, err := in.rejects.get(in.rejected, readRejections)
 	if err != nil {
 		return nil, fmt.Errorf("inbox: %w", err)
 	}
 	if in.team != "" {
-		team, err := readJSONL[rejection](in.team)
+		team, err := in.rejects.get(in.team, readRejections)
 		if err != nil {
 			return nil, fmt.Errorf("inbox: %w", err)
 		}
-		rs = append(rs, team...)
-	}
-	out := make([]rejectedFact, 0, len(rs))
-	for _, r := range rs {
-		t := r.Description + "\n" + r.Body
-		out = append(out, rejectedFact{text: t, st: parseStatement(t)})
+		out = append(slices.Clip(out), team...)
 	}
 	return out, nil
 }

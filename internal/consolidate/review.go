@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -122,7 +123,7 @@ func excerpt(s string) string {
 // that was recorded; a record of an earlier draft of the same name is not
 // d's.
 func (in *Inbox) Drafting(d Draft) (s Sighting, ok bool, err error) {
-	all, err := readJSONL[Sighting](in.provenance)
+	all, err := in.sightings.get(in.provenance, readJSONL[Sighting])
 	if err != nil {
 		return Sighting{}, false, fmt.Errorf("inbox: %w", err)
 	}
@@ -169,4 +170,25 @@ func ClosestQuery(m *memory.Memory, limit int) recall.Query {
 		files = append(files, f.Path)
 	}
 	return recall.Query{Text: m.Description + " " + m.Body, Files: files, Limit: limit}
+}
+
+// Alike reports whether r, a memory [ClosestQuery] found, is like the
+// draft enough to be shown beside it: it is anchored to a file the draft
+// names, or it holds two of the draft's words that are not numbers. One
+// word in common (a year, or a verb like "keep") or nearness in meaning
+// alone is what any two memories of a project have: shown as similar, it
+// would teach the reviewer to ignore the line.
+func Alike(r recall.Result) bool {
+	for _, p := range r.Why.Relevance {
+		if p.Name == "files" {
+			return true
+		}
+	}
+	n := 0
+	for _, t := range r.Why.Terms {
+		if strings.ContainsFunc(t, func(c rune) bool { return !unicode.IsDigit(c) }) {
+			n++
+		}
+	}
+	return n >= 2
 }

@@ -148,7 +148,7 @@ func (in *Inbox) Sight(s Sighting) error {
 // again or extended, oldest first; the records of drafting are
 // [Inbox.Drafting]'s.
 func (in *Inbox) Sightings(memory string) ([]Sighting, error) {
-	all, err := readJSONL[Sighting](in.provenance)
+	all, err := in.sightings.get(in.provenance, readJSONL[Sighting])
 	if err != nil {
 		return nil, fmt.Errorf("inbox: %w", err)
 	}
@@ -180,7 +180,7 @@ func (in *Inbox) closeLink(draft string, now time.Time) error {
 
 // Links returns the links of the drafts in the inbox, by draft name.
 func (in *Inbox) Links() (map[string]Link, error) {
-	all, err := readJSONL[Link](in.links)
+	all, err := in.linkRecs.get(in.links, readJSONL[Link])
 	if err != nil {
 		return nil, fmt.Errorf("inbox: %w", err)
 	}

@@ -53,7 +53,7 @@ func FuzzToolArguments(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	srv := mcpserver.New(mcpserver.Config{Project: pv, User: uv, StateDir: dirs["state"], UserStateDir: dirs["ustate"],
+	srv := mcpserver.New(mcpserver.Config{Project: pv, User: uv, StateDir: dirs["state"],
 		Root: dirs["repo"], Now: func() time.Time { return now }, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	st, ct := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())

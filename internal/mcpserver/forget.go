@@ -2,23 +2,16 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/redact"
+	"github.com/mnemo-dev/mnemo/internal/vault"
 )
-
-// ForgottenDir is the folder of a state folder where forgotten memories go.
-const ForgottenDir = "forgotten"
 
 type forgetInput struct {
 	Name         string `json:"name" jsonschema:"the memory to forget"`
@@ -95,73 +88,15 @@ func (s *Server) supersede(ctx context.Context, f found, by, reason string) erro
 	return nil
 }
 
-// A forgotten record is one line of forgotten.jsonl: what was forgotten,
-// when, why, and where its file went.
-type forgotten struct {
-	Name   string    `json:"name"`
-	Vault  string    `json:"vault"`
-	Reason string    `json:"reason"`
-	At     time.Time `json:"at"`
-	File   string    `json:"file"`
-	Source string    `json:"source"` // "mcp forget", "mcp memory delete"
-}
-
 // moveOut moves a memory file out of its vault into the state folder's
-// forgotten/ and records why and by what (source), holding the vault's
-// lock; it returns where the file went. The file's bytes are kept exactly.
+// forgotten/ and records why and by what (source): see [vault.Vault.MoveOut].
+// It returns where the file went.
 func (s *Server) moveOut(ctx context.Context, f found, reason, source string) (string, error) {
-	unlock, err := f.v.Lock(ctx)
+	r := vault.Removal{Vault: f.where, Reason: reason, Source: source, At: s.cfg.Now()}
+	dests, err := f.v.MoveOut(ctx, r, f.m.Name)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("mcpserver: forget %s: %w", f.m.Name, err)
 	}
-	defer unlock()
-	name := f.m.Name
-	data, err := f.v.ReadFile(name + ".md")
-	if err != nil {
-		return "", err
-	}
-	state := s.cfg.StateDir
-	if f.where == "user" {
-		state = s.cfg.UserStateDir
-	}
-	now := s.cfg.Now().UTC()
-	dir := filepath.Join(state, ForgottenDir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("mcpserver: forget %s: %w", name, err)
-	}
-	dest := filepath.Join(dir, name+"."+now.Format("20060102T150405Z")+".md")
-	if err := atomicfile.WriteFile(dest, data, 0o644); err != nil {
-		return "", fmt.Errorf("mcpserver: forget %s: keep a copy: %w", name, err)
-	}
-	rec := forgotten{Name: name, Vault: f.where, Reason: reason, At: now, File: dest, Source: source}
-	if err := s.record(filepath.Join(state, "forgotten.jsonl"), rec); err != nil {
-		return "", fmt.Errorf("mcpserver: forget %s: %w", name, err)
-	}
-	if err := f.v.RemoveLocked(name); err != nil {
-		return "", err
-	}
-	if err := f.v.ReindexAfter(name); err != nil {
-		return "", err
-	}
-	s.cfg.Log.Info("forget: moved out of the vault", "name", name, "vault", f.where, "to", dest, "reason", reason, "by", source)
-	return dest, nil
-}
-
-// record appends one line to a JSON-lines file.
-func (s *Server) record(path string, v any) error {
-	line, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	s.forgetMu.Lock()
-	defer s.forgetMu.Unlock()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(append(line, '\n'))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	s.cfg.Log.Info("forget: moved out of the vault", "name", f.m.Name, "vault", f.where, "to", dests[0], "reason", reason, "by", source)
+	return dests[0], nil
 }

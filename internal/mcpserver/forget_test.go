@@ -68,3 +68,27 @@ func TestForget(t *testing.T) {
 		}
 	}
 }
+
+// TestForgetKeepsNoSecret: a memory a teammate committed with a secret in
+// it, forgotten, is kept out of the vault without the secret: what mnemo
+// keeps of a removed memory holds no secret either.
+func TestForgetKeepsNoSecret(t *testing.T) {
+	token := "ghp_" + strings.Repeat("a1B2", 9) // joined, so no whole token is in this file
+	f := newFixture(t, map[string]string{
+		".memory/ci-token.md": mem("ci-token", "project", "The CI token of the release job", "Use "+token+" in the release job."),
+	})
+	var out struct {
+		MovedTo string `json:"moved_to"`
+	}
+	f.ok("forget", map[string]any{"name": "ci-token", "reason": "it held the token " + token}, &out)
+	kept, err := os.ReadFile(out.MovedTo)
+	if err != nil || !strings.Contains(string(kept), "in the release job") {
+		t.Fatalf("the forgotten copy at %s: %v\n%s", out.MovedTo, err, kept)
+	}
+	records, _ := os.ReadFile(filepath.Join(f.state, "forgotten.jsonl"))
+	for file, data := range map[string][]byte{out.MovedTo: kept, "forgotten.jsonl": records} {
+		if strings.Contains(string(data), token) {
+			t.Errorf("%s holds the secret:\n%s", file, data)
+		}
+	}
+}

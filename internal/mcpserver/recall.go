@@ -249,11 +249,14 @@ func whyText(w recall.Why) string {
 	return strings.Join(parts, "; ")
 }
 
+// maxQueryEcho bounds the query an answer repeats, in bytes.
+const maxQueryEcho = 200
+
 // recallText renders an answer for clients that show text.
 func recallText(query string, out recallOutput) string {
 	var b strings.Builder
 	if len(out.Memories) == 0 {
-		fmt.Fprintf(&b, "No memory matches %q.\n", query)
+		fmt.Fprintf(&b, "No memory matches %q.\n", clip(query, maxQueryEcho))
 		return b.String()
 	}
 	plural := "memories"

@@ -76,3 +76,22 @@ func cut(s string, n int) (string, bool) {
 	}
 	return head, true
 }
+
+// clip returns s whole when it is at most n bytes, else its start and its
+// end around an ellipsis, n bytes in all, cut on character boundaries: a
+// message keeps what it begins with and the hint it ends with.
+func clip(s string, n int) string {
+	const gap = " … "
+	if len(s) <= n {
+		return s
+	}
+	head, tail := (n-len(gap))*3/4, (n-len(gap))/4
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	from := len(s) - tail
+	for from < len(s) && !utf8.RuneStart(s[from]) {
+		from++
+	}
+	return s[:head] + gap + s[from:]
+}

@@ -38,12 +38,11 @@ var instructions string
 
 // Config is the world a server works in.
 type Config struct {
-	Project      *vault.Vault // the project vault: /memories, memory://…
-	User         *vault.Vault // the user vault: facts about the user across projects
-	StateDir     string       // the project's state folder: index.db, inbox/, forgotten/
-	UserStateDir string       // the user vault's state folder, for memories forgotten from it
-	Root         string       // the repository root; anchors and file paths are relative to it
-	InGit        bool         // whether Root is a git work tree, for verify
+	Project  *vault.Vault // the project vault: /memories, memory://…
+	User     *vault.Vault // the user vault: facts about the user across projects
+	StateDir string       // the project's state folder: index.db, inbox/, forgotten/
+	Root     string       // the repository root; anchors and file paths are relative to it
+	InGit    bool         // whether Root is a git work tree, for verify
 	// Mounts are the vaults mounted read-only ('mnemo vault add'): recalled
 	// under their names, never written.
 	Mounts []index.Source
@@ -96,8 +95,6 @@ type Server struct {
 	verdictsMu sync.Mutex // guards following
 	verdicts   map[index.Key]index.Verdict
 	verdictsAt time.Time
-
-	forgetMu sync.Mutex // serializes appends to forgotten.jsonl
 }
 
 // New returns a server with every tool and resource registered.

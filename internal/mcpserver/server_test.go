@@ -89,7 +89,7 @@ func serve() error {
 		semantic = embed.NewLazyResident()
 	}
 	s := mcpserver.New(mcpserver.Config{
-		Project: pv, User: uv, StateDir: p.StateDir(), UserStateDir: env.UserStateDir(),
+		Project: pv, User: uv, StateDir: p.StateDir(),
 		Root: p.Root, InGit: p.InGit(), Head: p.Head, Now: func() time.Time { return now },
 		IdleRelease: idle, Log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		Session: os.Getenv("CLAUDE_CODE_SESSION_ID"), Semantic: semantic,

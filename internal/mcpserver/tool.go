@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -77,8 +78,14 @@ func decode[In any](resolved *jsonschema.Resolved, raw json.RawMessage) (In, err
 
 // failed is the result of a call that failed: isError, with the error as
 // text; a write refused for a secret says so in the words of [refusal].
+// The text is at most [maxErrorText]: an error quoting an argument (a
+// name, a cursor, a value the schema refuses) never hands a megabyte of
+// it back into the agent's context.
 func failed(err error) *mcp.CallToolResult {
 	var res mcp.CallToolResult
-	res.SetError(refusal(err))
+	res.SetError(errors.New(clip(refusal(err).Error(), maxErrorText)))
 	return &res
 }
+
+// maxErrorText bounds the text of a failed call, in bytes.
+const maxErrorText = 2 << 10

@@ -59,7 +59,7 @@ func writer(spec string) error {
 			return err
 		}
 		if i%2 == 1 {
-			if err := v.Delete(ctx, fmt.Sprintf("w%d-%d", id, i-1)); err != nil {
+			if _, err := v.MoveOut(ctx, Removal{Vault: "project", Reason: "test", Source: "test", At: time.Now()}, fmt.Sprintf("w%d-%d", id, i-1)); err != nil {
 				return err
 			}
 		}

@@ -18,10 +18,12 @@ func (v *Vault) SharesLock(o *Vault) bool { return v.lockPath == o.lockPath }
 // keep with gone at hand (the caller decides whose text and provenance
 // the kept one gets), checks and writes keep, rewrites the [[gone]] links
 // of the vault's memories to [[keep]] (as [Vault.Rename] does), and then
-// removes gone or, with supersede, marks it superseded by keep (fn may
-// change gone too, say its updated time). It regenerates MEMORY.md. keep
-// is written before gone is touched, so a failure part way loses neither.
-func (v *Vault) Merge(ctx context.Context, keep, gone string, supersede bool, fn func(keep, gone *memory.Memory) error) error {
+// takes gone out of the vault, kept and recorded as r says (see
+// [Vault.MoveOut]), or, with supersede, marks it superseded by keep (fn
+// may change gone too, say its updated time). It regenerates MEMORY.md.
+// keep is written before gone is touched, so a failure part way loses
+// neither.
+func (v *Vault) Merge(ctx context.Context, keep, gone string, supersede bool, r Removal, fn func(keep, gone *memory.Memory) error) error {
 	if keep == gone {
 		return fmt.Errorf("vault: merge %s into itself", keep)
 	}
@@ -52,7 +54,7 @@ func (v *Vault) Merge(ctx context.Context, keep, gone string, supersede bool, fn
 		return fmt.Errorf("vault: merge %s into %s: %w", gone, keep, err)
 	}
 	if !supersede {
-		if err := v.RemoveLocked(gone); err != nil {
+		if _, err := v.moveOutLocked(r, gone); err != nil {
 			return err
 		}
 		return v.ReindexAfter(keep)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
@@ -51,7 +52,7 @@ func TestMerge(t *testing.T) {
 				}
 			}
 			before := snapshot(t, v)
-			err := v.Merge(ctx, tt.keep, tt.gone, tt.supersede, tt.fn)
+			err := v.Merge(ctx, tt.keep, tt.gone, tt.supersede, Removal{Vault: "project", Reason: "merged", Source: "test", At: time.Now()}, tt.fn)
 			if tt.wantErr {
 				if err == nil {
 					t.Fatalf("Merge(%s, %s) = nil, want an error", tt.keep, tt.gone)

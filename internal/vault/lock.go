@@ -18,6 +18,16 @@ import (
 // as every process that writes the vault must name it.
 func LockPath(stateDir string) string { return filepath.Join(stateDir, "vault.lock") }
 
+// stateDir is the vault's state folder, where its lock file is: the list
+// of mnemo's writes and the memories removed are kept there. It is empty
+// for a vault opened without one (a mounted vault, read only).
+func (v *Vault) stateDir() string {
+	if v.lockPath == "" {
+		return ""
+	}
+	return filepath.Dir(v.lockPath)
+}
+
 // lockRetry is how often a waiting writer tries the lock again.
 const lockRetry = 5 * time.Millisecond
 

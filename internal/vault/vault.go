@@ -291,14 +291,8 @@ func (v *Vault) checkSymlink(path string) error {
 // read like .memory/bad.md.
 func (v *Vault) rel(file string) string { return filepath.Join(v.display, file) }
 
-// Delete removes the named memories and regenerates MEMORY.md. It removes
-// nothing when one of the names does not exist.
-func (v *Vault) Delete(ctx context.Context, names ...string) error {
-	unlock, err := v.Lock(ctx)
-	if err != nil {
-		return err
-	}
-	defer unlock()
+// existLocked reports an error unless every name is a memory of the vault.
+func (v *Vault) existLocked(names []string) error {
 	for _, name := range names {
 		if !memory.ValidName(name) {
 			return fmt.Errorf("vault: %q is not a memory name", name)
@@ -307,13 +301,11 @@ func (v *Vault) Delete(ctx context.Context, names ...string) error {
 			return fmt.Errorf("vault: %w", &FileError{Path: v.rel(name + ".md"), Err: ErrNotFound})
 		}
 	}
-	for _, name := range names {
-		if err := v.RemoveLocked(name); err != nil {
-			return err
-		}
-	}
-	return v.ReindexAfter(strings.Join(names, ".md, "))
+	return nil
 }
+
+// joinNames names memory files for [Vault.ReindexAfter].
+func joinNames(names []string) string { return strings.Join(names, ".md, ") }
 
 // RemoveLocked deletes one memory file; the caller holds [Vault.Lock].
 // The bytes removed are taken back from the list of writes: written again

@@ -110,13 +110,14 @@ func TestWriteAndDelete(t *testing.T) {
 	if _, err := os.Stat(v.Path("b")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("an invalid memory was written")
 	}
-	if err := v.Delete(ctx, "a", "missing"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("Delete with a missing name = %v, want ErrNotFound", err)
+	out := Removal{Vault: "project", Reason: "test", Source: "test", At: time.Now()}
+	if _, err := v.MoveOut(ctx, out, "a", "missing"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("MoveOut with a missing name = %v, want ErrNotFound", err)
 	}
 	if _, err := os.Stat(v.Path("a")); err != nil {
-		t.Errorf("Delete removed a although another name was missing")
+		t.Errorf("MoveOut removed a although another name was missing")
 	}
-	if err := v.Delete(ctx, "a"); err != nil {
+	if _, err := v.MoveOut(ctx, out, "a"); err != nil {
 		t.Fatal(err)
 	}
 	index, _ := os.ReadFile(filepath.Join(v.Dir, IndexFile))

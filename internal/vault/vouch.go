@@ -59,10 +59,10 @@ type vouches struct {
 }
 
 func (v *Vault) writtenPath() string {
-	if v.lockPath == "" {
+	if v.stateDir() == "" {
 		return ""
 	}
-	return filepath.Join(filepath.Dir(v.lockPath), writtenFile)
+	return filepath.Join(v.stateDir(), writtenFile)
 }
 
 // vouch records that mnemo wrote data to a memory file of the vault. It

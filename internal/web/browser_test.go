@@ -179,7 +179,7 @@ func TestBrowserReview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bad := notInVault(fx, "prices-are-strings"); bad != "" || flash != "deleted prices-are-strings" {
+	if bad := notInVault(fx, "prices-are-strings"); bad != "" || flash != "removed prices-are-strings (kept in the state folder's forgotten/)" {
 		t.Errorf("delete: flash %q; %s", flash, bad)
 	}
 	base := strings.TrimSuffix(srv.URL(), "/?token="+srv.guard.token)

@@ -2,7 +2,7 @@ package web
 
 import (
 	"context"
-	"github.com/mnemo-dev/mnemo/internal/index"
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
 // TestPages checks that every page answers and shows what it is for.
@@ -106,9 +108,9 @@ func TestActions(t *testing.T) {
 			}},
 		{"resolve what is no contradiction", "/inbox/prices-are-strings/resolve", url.Values{"keep": {"new"}}, "err=",
 			func(fx *fixture) string { return isDraft(fx, "prices-are-strings") }},
-		{"delete", "/m/project/ci-runs-on-main/delete", nil, "msg=deleted",
+		{"delete", "/m/project/ci-runs-on-main/delete", nil, "msg=removed",
 			func(fx *fixture) string {
-				return notInVault(fx, "ci-runs-on-main") + inFile(filepath.Join(fx.dir, "MEMORY.md"), "deploy-with-make")
+				return notInVault(fx, "ci-runs-on-main") + kept(fx, "ci-runs-on-main", "name: ci-runs-on-main") + inFile(filepath.Join(fx.dir, "MEMORY.md"), "deploy-with-make")
 			}},
 		{"rename rewrites links", "/m/project/ci-runs-on-main/rename", url.Values{"to": {"ci-on-main"}}, "msg=renamed",
 			func(fx *fixture) string {
@@ -214,6 +216,16 @@ func notInVault(fx *fixture, name string) string {
 	return ""
 }
 
+// kept says what is wrong unless a memory removed from the vault is kept
+// in the state folder's forgotten/, holding want.
+func kept(fx *fixture, name, want string) string {
+	files, _ := filepath.Glob(filepath.Join(fx.state, vault.ForgottenDir, name+".*.md"))
+	if len(files) != 1 {
+		return fmt.Sprintf("%d copies of %s kept in forgotten/, want 1\n", len(files), name)
+	}
+	return inFile(files[0], want)
+}
+
 func isDraft(fx *fixture, name string) string {
 	if _, err := fx.in.Load(name); err != nil {
 		return name + " is no longer a draft\n"
@@ -269,5 +281,21 @@ func TestInboxSimilar(t *testing.T) {
 	}
 	if !strings.Contains(body[i:], `Similar: <a href="/m/project/deploy-with-make">deploy-with-make</a>`) {
 		t.Errorf("the draft does not show deploy-with-make as similar:\n%s", body[i:min(len(body), i+2000)])
+	}
+
+	// A draft that shares one word with a memory ("main"), or a year, is
+	// like none of them.
+	fx.draft("branch-names", "Feature branches are named after main's next release, 2026", "Cut them from main.")
+	body = fx.do(req{path: "/"}).Body.String()
+	i = strings.Index(body, `id="d-branch-names"`)
+	if i < 0 {
+		t.Fatal("the draft is not in the inbox")
+	}
+	card := body[i:]
+	if j := strings.Index(card[1:], `id="d-`); j >= 0 {
+		card = card[:j+1]
+	}
+	if strings.Contains(card, "Similar:") {
+		t.Errorf("a draft sharing one word with a memory shows it as similar:\n%s", card)
 	}
 }

@@ -76,8 +76,9 @@ func (s *Server) draftView(ctx context.Context, d consolidate.Draft, links map[s
 	return v
 }
 
-// similar returns the memories closest to m by recall, leaving out the
-// one it is linked to (shown beside it already).
+// similar returns the memories closest to m by recall that are like it
+// ([consolidate.Alike]), leaving out the one it is linked to (shown
+// beside it already).
 func (s *Server) similar(ctx context.Context, m *memory.Memory, linked string) []recall.Result {
 	if s.cfg.Search == nil {
 		return nil
@@ -88,7 +89,7 @@ func (s *Server) similar(ctx context.Context, m *memory.Memory, linked string) [
 	}
 	out := rs[:0]
 	for _, r := range rs {
-		if r.Name != linked && len(out) < 3 {
+		if r.Name != linked && consolidate.Alike(r) && len(out) < 3 {
 			out = append(out, r)
 		}
 	}

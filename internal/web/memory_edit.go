@@ -47,16 +47,25 @@ func (s *Server) memoryRename(w http.ResponseWriter, r *http.Request) {
 	back(w, r, memLink(where, to), "msg", "renamed "+name+" to "+to)
 }
 
-// memoryDelete deletes a memory through the vault.
+// memoryDelete takes a memory out of its vault, keeping it in the state
+// folder: see [Server.moveOut].
 func (s *Server) memoryDelete(w http.ResponseWriter, r *http.Request) {
 	v, _, ok := s.lookup(w, r)
 	if !ok {
 		return
 	}
 	name := r.PathValue("name")
-	if err := v.Delete(r.Context(), name); err != nil {
+	if err := s.moveOut(r, v, name); err != nil {
 		back(w, r, memLink(r.PathValue("where"), name), "err", err.Error())
 		return
 	}
-	back(w, r, "/memories", "msg", "deleted "+name)
+	back(w, r, "/memories", "msg", "removed "+name+" (kept in the state folder's "+vault.ForgottenDir+"/)")
+}
+
+// moveOut takes a memory out of v, the vault r names, as 'mnemo rm' does:
+// nothing is destroyed ([vault.Vault.MoveOut]).
+func (s *Server) moveOut(r *http.Request, v *vault.Vault, name string) error {
+	rm := vault.Removal{Vault: r.PathValue("where"), Reason: "deleted on the review page", Source: "mnemo ui", At: s.cfg.Now()}
+	_, err := v.MoveOut(r.Context(), rm, name)
+	return err
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
 // errMergeChanged is a merge of a group one of whose memories changed
@@ -126,7 +127,8 @@ func (s *Server) merge(w http.ResponseWriter, r *http.Request) {
 		if gone == keep {
 			continue
 		}
-		err := v.Merge(r.Context(), keep, gone, supersede, func(k, g *memory.Memory) error {
+		out := vault.Removal{Vault: where, Reason: "merged into " + keep + " on the review page", Source: "mnemo ui", At: now}
+		err := v.Merge(r.Context(), keep, gone, supersede, out, func(k, g *memory.Memory) error {
 			// What the person chose from is what the page showed: a member
 			// changed since (a pull, an edit, a worker) could lose what it
 			// says now. The kept one is checked before its first merge.

@@ -66,7 +66,7 @@ func TestMergeAction(t *testing.T) {
 	}{
 		{"keep the first, its text, delete the other", with("keep", "ci-runs-on-main", "text", "ci-runs-on-main", "prov", "ci-runs-on-main", "fate", "delete"), "msg=merged",
 			func(fx *fixture) string {
-				return notInVault(fx, "ci-on-main") + inVault(fx, "ci-runs-on-main", "The pipeline is in .ci/run.") +
+				return notInVault(fx, "ci-on-main") + kept(fx, "ci-on-main", "The pipeline in .ci/run runs on every push") + inVault(fx, "ci-runs-on-main", "The pipeline is in .ci/run.") +
 					inVault(fx, "ci-runs-on-main", "tags: [ci]") + inVault(fx, "links-to-dup", "[[ci-runs-on-main]]") + inVault(fx, "ci-runs-on-main", "source: manual")
 			}},
 		{"the other's text and provenance, superseded", with("keep", "ci-runs-on-main", "text", "ci-on-main", "prov", "ci-on-main", "fate", "supersede"), "msg=merged",
@@ -76,7 +76,7 @@ func TestMergeAction(t *testing.T) {
 			}},
 		{"keep the second", with("keep", "ci-on-main", "fate", "delete"), "msg=merged",
 			func(fx *fixture) string {
-				return notInVault(fx, "ci-runs-on-main") + inVault(fx, "ci-on-main", "") + inVault(fx, "deploy-with-make", "[[ci-on-main]]")
+				return notInVault(fx, "ci-runs-on-main") + kept(fx, "ci-runs-on-main", "The pipeline is in .ci/run.") + inVault(fx, "ci-on-main", "") + inVault(fx, "deploy-with-make", "[[ci-on-main]]")
 			}},
 		{"keep is not in the group", with("keep", "deploy-with-make"), "err=",
 			func(fx *fixture) string { return inVault(fx, "ci-on-main", "") + inVault(fx, "ci-runs-on-main", "") }},

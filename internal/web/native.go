@@ -55,7 +55,7 @@ func (s *Server) native(w http.ResponseWriter, r *http.Request) {
 			return nil
 		})
 	case "delete":
-		err = v.Delete(r.Context(), name)
+		err = s.moveOut(r, v, name)
 	default:
 		back(w, r, "/", "err", "approve or delete")
 		return

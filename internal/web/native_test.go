@@ -27,7 +27,9 @@ func TestNatives(t *testing.T) {
 			}
 			return ""
 		}},
-		{"delete", func(fx *fixture) string { return notInVault(fx, "setup-tool") }},
+		{"delete", func(fx *fixture) string {
+			return notInVault(fx, "setup-tool") + kept(fx, "setup-tool", "How to set up the tool")
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.action, func(t *testing.T) {

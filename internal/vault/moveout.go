@@ -1,0 +1,129 @@
+package vault
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/atomicfile"
+	"github.com/mnemo-dev/mnemo/internal/redact"
+	"github.com/mnemo-dev/mnemo/internal/safefile"
+)
+
+// ForgottenDir is the folder of a state folder that keeps the memories
+// taken out of its vault: nothing mnemo removes, whoever asks (a person's
+// rm or gc, an agent's forget), is destroyed; a person restores one by
+// copying it back, then approving it (it is then a file mnemo did not
+// write). ForgottenLog, beside it, records each: one JSON line.
+const (
+	ForgottenDir = "forgotten"
+	ForgottenLog = "forgotten.jsonl"
+)
+
+// A Removal says why memories leave a vault and by what.
+type Removal struct {
+	Vault  string    // the vault's name in the record: project or user
+	Reason string    // recorded, with any secret in it redacted
+	Source string    // what took them out: "mnemo rm", "mcp forget"…
+	At     time.Time // the removal's time
+}
+
+// A Forgotten is one line of [ForgottenLog]: what left the vault, when,
+// why, by what, and where its copy is.
+type Forgotten struct {
+	Name   string    `json:"name"`
+	Vault  string    `json:"vault"`
+	Reason string    `json:"reason"`
+	At     time.Time `json:"at"`
+	File   string    `json:"file"`
+	Source string    `json:"source"`
+}
+
+// MoveOut takes the named memories out of the vault, holding its lock:
+// each file is copied into the vault's state folder ([ForgottenDir], the
+// folder of its lock file: see [LockPath]; a secret in
+// it redacted: what is kept keeps no secret) and recorded in
+// [ForgottenLog] before it is removed, and MEMORY.md is regenerated once.
+// Nothing moves when a name is not a memory of the vault. It returns
+// where each copy went, in the order of names.
+func (v *Vault) MoveOut(ctx context.Context, r Removal, names ...string) ([]string, error) {
+	unlock, err := v.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := v.existLocked(names); err != nil {
+		return nil, err
+	}
+	dests := make([]string, 0, len(names))
+	for _, name := range names {
+		dest, err := v.moveOutLocked(r, name)
+		if err != nil {
+			return dests, err
+		}
+		dests = append(dests, dest)
+	}
+	return dests, v.ReindexAfter(joinNames(names))
+}
+
+// moveOutLocked takes one memory out, as [Vault.MoveOut] does, holding
+// the lock; it returns where the copy went. MEMORY.md is left as it is.
+func (v *Vault) moveOutLocked(r Removal, name string) (string, error) {
+	state := v.stateDir()
+	if state == "" {
+		return "", fmt.Errorf("vault: %s has no state folder to keep removed memories in", v.display)
+	}
+	dir := filepath.Join(state, ForgottenDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("vault: keep removed memories: %w", err)
+	}
+	data, err := v.ReadFile(name + ".md")
+	if err != nil {
+		return "", err
+	}
+	at := r.At.UTC()
+	dest := keptName(dir, name, at)
+	if err := atomicfile.WriteFile(dest, []byte(redact.String(string(data))), 0o644); err != nil {
+		return "", fmt.Errorf("vault: remove %s: keep a copy: %w", name, err)
+	}
+	rec := Forgotten{Name: name, Vault: r.Vault, Reason: redact.String(r.Reason), At: at, File: dest, Source: r.Source}
+	if err := appendRecord(filepath.Join(state, ForgottenLog), rec); err != nil {
+		return "", fmt.Errorf("vault: remove %s: record it: %w", name, err)
+	}
+	return dest, v.RemoveLocked(name)
+}
+
+// keptName is the file in dir for a copy of the memory name removed at:
+// the name and the time, and a number after them when a copy removed at
+// the same time is there already (a clock that is coarse, or fixed): a
+// copy never replaces another. The caller holds the vault's lock.
+func keptName(dir, name string, at time.Time) string {
+	base := filepath.Join(dir, name+"."+at.Format("20060102T150405.000000000Z"))
+	dest := base + ".md"
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(dest); err != nil {
+			return dest // none there (or none to be seen: the write says why)
+		}
+		dest = fmt.Sprintf("%s-%d.md", base, n)
+	}
+}
+
+// appendRecord appends v to a JSON-lines file as one line, in one write.
+func appendRecord(path string, v any) error {
+	line, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	f, err := safefile.Append(path, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(line, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
