@@ -319,7 +319,7 @@ func (in *Inbox) Reject(ctx context.Context, name, reason string, now time.Time)
 	if in.team != "" {
 		to = in.team
 	}
-	if err := appendJSON(to, r); err != nil {
+	if err := safefile.AppendJSON(to, r, 0o644); err != nil { // the team's file is committed: a symlink there must not write elsewhere
 		return fmt.Errorf("inbox: record rejection: %w", err)
 	}
 	return in.removeLocked(name, now)

@@ -57,25 +57,6 @@ type Link struct {
 	At     time.Time `json:"at"`
 }
 
-// appendJSON adds one JSON line to a state file. Each record is one write
-// to a file opened for appending, so writers in several processes do not
-// interleave.
-func appendJSON(path string, v any) error {
-	line, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	f, err := safefile.Append(path, 0o644) // the team's file is committed: a symlink there must not write elsewhere
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(append(line, '\n'))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // maxRecords bounds a file of records as read, the team's rejections
 // (which anyone may commit) among them.
 const maxRecords = 64 << 20
@@ -138,7 +119,7 @@ func eachLine(r *bufio.Reader, max int, fn func(line []byte)) error {
 
 // Sight records that a candidate said a memory's fact again.
 func (in *Inbox) Sight(s Sighting) error {
-	if err := appendJSON(in.provenance, s); err != nil {
+	if err := safefile.AppendJSON(in.provenance, s, 0o644); err != nil {
 		return fmt.Errorf("inbox: record provenance of %s: %w", s.Memory, err)
 	}
 	return nil
@@ -163,7 +144,7 @@ func (in *Inbox) Sightings(memory string) ([]Sighting, error) {
 
 // link records a draft's link to a memory.
 func (in *Inbox) link(l Link) error {
-	if err := appendJSON(in.links, l); err != nil {
+	if err := safefile.AppendJSON(in.links, l, 0o644); err != nil {
 		return fmt.Errorf("inbox: record the link of %s to %s: %w", l.Draft, l.Memory, err)
 	}
 	return nil

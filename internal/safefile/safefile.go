@@ -1,6 +1,7 @@
 package safefile
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -36,6 +37,25 @@ func OpenOwn(path string, limit int64) (*os.File, fs.FileInfo, error) {
 func Append(path string, perm fs.FileMode) (*os.File, error) {
 	f, _, err := openMode(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow, perm, -1)
 	return f, err
+}
+
+// AppendJSON appends v to the JSON-lines file at path as one line, in one
+// write (so that appends by several processes never interleave), opened
+// as [Append] opens it.
+func AppendJSON(path string, v any, perm fs.FileMode) error {
+	line, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	f, err := Append(path, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(line, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func open(path string, flag int, limit int64) (*os.File, fs.FileInfo, error) {

@@ -2,7 +2,6 @@ package vault
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -90,7 +89,7 @@ func (v *Vault) moveOutLocked(r Removal, name string) (string, error) {
 		return "", fmt.Errorf("vault: remove %s: keep a copy: %w", name, err)
 	}
 	rec := Forgotten{Name: name, Vault: r.Vault, Reason: redact.String(r.Reason), At: at, File: dest, Source: r.Source}
-	if err := appendRecord(filepath.Join(state, ForgottenLog), rec); err != nil {
+	if err := safefile.AppendJSON(filepath.Join(state, ForgottenLog), rec, 0o644); err != nil {
 		return "", fmt.Errorf("vault: remove %s: record it: %w", name, err)
 	}
 	return dest, v.RemoveLocked(name)
@@ -109,21 +108,4 @@ func keptName(dir, name string, at time.Time) string {
 		}
 		dest = fmt.Sprintf("%s-%d.md", base, n)
 	}
-}
-
-// appendRecord appends v to a JSON-lines file as one line, in one write.
-func appendRecord(path string, v any) error {
-	line, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	f, err := safefile.Append(path, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(append(line, '\n'))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
