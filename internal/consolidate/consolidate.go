@@ -68,11 +68,12 @@ const (
 
 // An Outcome is what happened to one fact.
 type Outcome struct {
-	Action     Action  `json:"action"`
-	Name       string  `json:"name"`               // the memory or draft written or updated
-	Where      string  `json:"where"`              // project, user or inbox
-	Existing   string  `json:"existing,omitempty"` // the memory it matched
-	Similarity float64 `json:"similarity,omitempty"`
+	Action     Action   `json:"action"`
+	Name       string   `json:"name"`               // the memory or draft written or updated
+	Where      string   `json:"where"`              // project, user or inbox
+	Existing   string   `json:"existing,omitempty"` // the memory it matched
+	Similarity float64  `json:"similarity,omitempty"`
+	Reasons    []Reason `json:"reasons,omitempty"` // why a draft is one (by [Consolidator.Add])
 }
 
 // A Consolidator merges facts into a project's vaults and inbox.
@@ -103,6 +104,9 @@ type decision struct {
 	st     *statement     // m's text, read for comparison
 	said   time.Time      // when the fact was stated
 	best   match          // the existing memory or draft it relates to most
+	// rejectedBefore: a person rejected a draft saying this before, and a
+	// person states it now; a person decides, in the inbox.
+	rejectedBefore bool
 }
 
 // decide normalizes f and decides its fate against the vaults and the
@@ -117,10 +121,15 @@ func (c *Consolidator) decide(ctx context.Context, f Fact) (decision, error) {
 	if d.said.IsZero() {
 		d.said = c.Now
 	}
-	if rejected, err := c.rejected(ctx, m, d.st); err != nil || rejected {
+	// A fact a person rejected is dropped, unless a person states it now,
+	// in their own words: those are not lost to another's old verdict, nor
+	// do they overrule it unseen (the draft says why it is one).
+	rejected, err := c.rejected(ctx, m, d.st)
+	if err != nil || rejected && (!f.Stated || f.FromToolOutput) {
 		d.action = Rejected
 		return d, err
 	}
+	d.rejectedBefore = rejected
 	if err := c.sync(ctx); err != nil {
 		return d, err
 	}
@@ -130,7 +139,7 @@ func (c *Consolidator) decide(ctx context.Context, f Fact) (decision, error) {
 	if named, ok := c.named(ctx, f.Relation, m, d.st); ok {
 		d.best = prefer(d.best, named)
 	}
-	best, auto := d.best, c.approvable(f)
+	best, auto := d.best, c.approvable(f) && !d.rejectedBefore
 	switch {
 	case best.rel == same:
 		d.action = Duplicate
@@ -162,6 +171,7 @@ func (c *Consolidator) Add(ctx context.Context, f Fact) (Outcome, error) {
 	}
 	o, err := c.apply(ctx, d)
 	if err == nil && o.Where == "inbox" && (o.Action == Drafted || o.Action == Contradiction || o.Action == Proposed) {
+		o.Reasons = c.reasons(f, d)
 		err = c.recordDraft(f, d, o)
 	}
 	return o, err

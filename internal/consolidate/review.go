@@ -30,6 +30,7 @@ const (
 	ReasonProposed      Reason = "proposed_change" // it changes what a memory claims
 	ReasonLowConfidence Reason = "low_confidence"  // stated, but below the auto-approve bar
 	ReasonUnreviewed    Reason = "no_source"       // written into the inbox outside mnemo
+	ReasonRejectedOnce  Reason = "rejected_before" // stated, but a person rejected a draft saying it before
 )
 
 // String says the reason in words for a person.
@@ -49,6 +50,8 @@ func (r Reason) String() string {
 		return "confidence below the auto-approve bar"
 	case ReasonUnreviewed:
 		return "written outside mnemo"
+	case ReasonRejectedOnce:
+		return "a person rejected a draft saying this before"
 	}
 	return string(r)
 }
@@ -93,15 +96,18 @@ func (c *Consolidator) reasons(f Fact, d decision) []Reason {
 	if f.Stated && !f.FromToolOutput && f.Confidence < c.bar() {
 		out = append(out, ReasonLowConfidence)
 	}
+	if d.rejectedBefore {
+		out = append(out, ReasonRejectedOnce)
+	}
 	return out
 }
 
-// recordDraft records why a fact became the draft o, and the excerpt of
-// the session it came from.
+// recordDraft records why a fact became the draft o (o.Reasons), and the
+// excerpt of the session it came from.
 func (c *Consolidator) recordDraft(f Fact, d decision, o Outcome) error {
 	return c.Inbox.Sight(Sighting{
 		Memory: o.Name, Where: "inbox", Action: Drafted, Source: d.m.Source, Confidence: d.m.Confidence,
-		Why: d.m.Why, Said: d.m.Description, At: c.Now.UTC(), Reasons: c.reasons(f, d), Excerpt: excerpt(f.Excerpt),
+		Why: d.m.Why, Said: d.m.Description, At: c.Now.UTC(), Reasons: o.Reasons, Excerpt: excerpt(f.Excerpt),
 	})
 }
 

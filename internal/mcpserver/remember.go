@@ -157,12 +157,8 @@ func rememberOutcome(o consolidate.Outcome, conf float64, unstated string) remem
 		out.Message = fmt.Sprintf("remembered as %s in the %s vault", o.Name, o.Where)
 	case consolidate.Drafted:
 		out.Action = "drafted"
-		why := unstated
-		if why == "" {
-			why = fmt.Sprintf("its confidence %g is below %g", conf, consolidate.DefaultAutoApprove)
-		}
 		out.Message = fmt.Sprintf("drafted %s: waits for review in the inbox because %s; it becomes a memory when a person approves it (mnemo approve %s)",
-			o.Name, why, o.Name)
+			o.Name, draftedWhy(o.Reasons, conf, unstated), o.Name)
 	case consolidate.Duplicate:
 		out.Action, out.Name, out.Where = "not_written", "", ""
 		kept := "memory " + o.Existing
@@ -189,6 +185,29 @@ func rememberOutcome(o consolidate.Outcome, conf float64, unstated string) remem
 		out.Message = "not written: a person rejected a draft saying this before"
 	}
 	return out
+}
+
+// draftedWhy says why a fact was drafted: unstated (why the person did not
+// state it), and the reasons consolidation gave that it does not cover.
+func draftedWhy(rs []consolidate.Reason, conf float64, unstated string) string {
+	var why []string
+	if unstated != "" {
+		why = append(why, unstated)
+	}
+	for _, r := range rs {
+		switch r {
+		case consolidate.ReasonLowConfidence:
+			why = append(why, fmt.Sprintf("its confidence %g is below %g", conf, rememberBar))
+		case consolidate.ReasonRejectedOnce:
+			why = append(why, "a person rejected a draft saying this before (their reason is in rejected.jsonl); they decide again")
+		case consolidate.ReasonToolOutput:
+			why = append(why, "it rests on tool output")
+		}
+	}
+	if len(why) == 0 { // a fact drafted otherwise: by its confidence
+		why = append(why, fmt.Sprintf("its confidence %g is below %g", conf, rememberBar))
+	}
+	return strings.Join(why, ", and ")
 }
 
 // notWritten answers a fact that may contradict an existing memory: the
