@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -118,9 +120,37 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 	if len(facts) == 0 {
 		return res, nil
 	}
+	if len(facts) > maxFactsPerJob {
+		p.Log.Warn("more candidates than a person can review: the most confident kept", "job", j.ID, "kept", maxFactsPerJob, "of", len(facts))
+		facts = mostConfident(facts, maxFactsPerJob)
+	}
 	n, err := p.consolidate(ctx, j, d, facts, fmt.Sprintf("transcript %s, bytes %d-%d", j.Session, start, end))
 	res.Facts = n
 	return res, err
+}
+
+// maxFactsPerJob bounds the candidates one job consolidates: a session
+// worth remembering yields a few dozen facts (a model is asked for at most
+// 12 a request), and each one drafted waits for a person. A transcript
+// that yields more (thousands of prompts, each stating something) keeps
+// the most confident, and the job still ends well within its lease.
+const maxFactsPerJob = 100
+
+// mostConfident returns the n most confident facts, in the order the
+// extractor gave them (the order of the session).
+func mostConfident(facts []consolidate.Fact, n int) []consolidate.Fact {
+	idx := make([]int, len(facts))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(facts[b].Confidence, facts[a].Confidence) })
+	idx = idx[:n]
+	slices.Sort(idx)
+	out := make([]consolidate.Fact, n)
+	for i, k := range idx {
+		out[i] = facts[k]
+	}
+	return out
 }
 
 // consolidate merges the facts extracted from d into the vaults and the

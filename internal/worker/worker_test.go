@@ -256,3 +256,43 @@ func TestSkipKeepsOffset(t *testing.T) {
 		t.Errorf("the skipped job is not done: %+v", done)
 	}
 }
+
+// TestFactsPerJobBounded: a session that yields more candidates than a
+// person could review (a transcript of thousands of prompts, each stating
+// something) consolidates the most confident [maxFactsPerJob] of them and
+// says how many it left, rather than drafting them all (200,000 drafts,
+// and a job that ran past its deadline after 17, were seen).
+func TestFactsPerJobBounded(t *testing.T) {
+	p := newProject(t)
+	ctx := context.Background()
+	tr := filepath.Join(t.TempDir(), "s1.jsonl")
+	var lines []string
+	for i := range maxFactsPerJob + 30 {
+		lines = append(lines, line("s1", fmt.Sprintf("remember: service hk%d listens on port %d", i, 9000+i), i))
+	}
+	appendLines(t, tr, lines...)
+	p.q.Enqueue(ctx, queue.Job{Session: "s1", Transcript: tr, Event: "session-end"})
+	var logged strings.Builder
+	w := p.worker(rememberer{}, time.Minute)
+	w.Process = func(ctx context.Context, j queue.Job) (queue.Result, error) {
+		pl := p.pipeline(rememberer{})
+		pl.Log = slog.New(slog.NewTextHandler(&logged, nil))
+		return pl.Process(ctx, j)
+	}
+	if err := w.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	jobs, _ := p.q.List(ctx, "done")
+	if len(jobs) != 1 || jobs[0].Facts != maxFactsPerJob {
+		t.Fatalf("jobs = %+v, want one done with %d facts", jobs, maxFactsPerJob)
+	}
+	entries, _ := mustVault(t, p).List()
+	in, _ := consolidate.OpenInbox(p.state)
+	drafts, _ := in.List()
+	if n := len(entries) + len(drafts); n != maxFactsPerJob {
+		t.Errorf("%d memories and drafts written, want %d", n, maxFactsPerJob)
+	}
+	if want := fmt.Sprintf("kept=%d of=%d", maxFactsPerJob, maxFactsPerJob+30); !strings.Contains(logged.String(), want) {
+		t.Errorf("the log does not say %q:\n%s", want, logged.String())
+	}
+}
