@@ -86,9 +86,10 @@ func set(words ...string) map[string]bool {
 // [Override], [RemoteShell], [Destructive]), or "" when
 // it gives none of them. Prohibitions ("never run …") and statements of
 // fact ("the tests run with `make test`", "the docs are at https://…") give
-// none.
+// none. Text is judged as a model reads it, through the disguises [fold]
+// undoes.
 func Kind(text string) string {
-	l := strings.ToLower(text)
+	l := strings.ToLower(fold(text))
 	switch {
 	case pipeRE.MatchString(l):
 		return PipeToShell
@@ -109,7 +110,7 @@ func Kind(text string) string {
 // it does not count a pipe into a shell or a guard's switch quoted in a
 // question or a report ("the page says to run curl … | sh"): a person
 // gives an instruction only in the imperative.
-func Imperative(text string) string { return imperative(strings.ToLower(text)) }
+func Imperative(text string) string { return imperative(strings.ToLower(fold(text))) }
 
 // imperative is [Imperative] of lower-cased text.
 func imperative(l string) string {
