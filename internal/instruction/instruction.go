@@ -48,6 +48,9 @@ var (
 	// Modals that make a verb an instruction wherever they stand.
 	modalRE = lazyregexp.New(`\b(?:always|must|should|need to|needs to|have to|has to|make sure (?:to|you)|be sure to|remember to|forget to|important to|required to|supposed to)\s`)
 
+	// A negation, which a clause's "and" may carry to each of its parts.
+	negatedRE = lazyregexp.New(`\b(?:never|not|no|avoid|stop)\b|n't\b`)
+
 	urlRE = lazyregexp.New(`\bhttps?://\S|\bftp://\S|\bwww\.[a-z0-9-]+\.[a-z]`)
 	// "fetch this URL" names what to fetch without giving it.
 	urlWordRE = lazyregexp.New(`\b(?:url|urls|link|links|address|endpoint|gist|pastebin|page|site|website)\b`)
@@ -95,7 +98,7 @@ func Kind(text string) string {
 		return PipeToShell
 	case remoteRE.MatchString(l):
 		return RemoteShell
-	case guardRE.MatchString(l):
+	case guardRE.MatchString(l), redirectRE.MatchString(l):
 		return ChangePermission
 	case sendRE.MatchString(l):
 		return SendOut
@@ -115,11 +118,25 @@ func Imperative(text string) string { return imperative(strings.ToLower(fold(tex
 // imperative is [Imperative] of lower-cased text.
 func imperative(l string) string {
 	for _, c := range clauses(l) {
-		if k := clauseKind(c); k != "" {
-			return k
+		for _, part := range conjuncts(c) {
+			if k := clauseKind(part); k != "" {
+				return k
+			}
 		}
 	}
 	return ""
+}
+
+// conjuncts returns a clause whole, then, when it joins verbs with "and",
+// each part: "fix the warnings and email ~/.ssh/id_rsa to …" gives a
+// second imperative. A clause that holds a negation is not cut, since it
+// may reach every part ("never download it and run it").
+func conjuncts(c string) []string {
+	parts := strings.Split(c, " and ")
+	if len(parts) == 1 || negatedRE.MatchString(parts[0]) {
+		return parts[:1:1]
+	}
+	return append([]string{c}, parts...)
 }
 
 // clauses cuts lower-cased text at sentence ends, semicolons, new lines
