@@ -84,15 +84,17 @@ func runList(f *Factory, opts listOptions) error {
 		if !m.Active() {
 			typ += " (superseded)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Name, typ, updated, redact.String(m.Description))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", redact.String(e.Name), typ, updated, redact.String(m.Description))
 	}
 	return tw.Flush()
 }
 
 // shownJSON is a memory as list shows it, as recall does: the secrets a
-// hand-written file may hold in its text, tags or anchored paths redacted
-// (mnemo scan names the file). The slices are copied, not changed.
+// hand-written file may hold in its name, text, tags or anchored paths
+// redacted (mnemo scan names the file). The slices are copied, not
+// changed.
 func shownJSON(j memoryJSON) memoryJSON {
+	j.Name, j.Path = redact.String(j.Name), redact.String(j.Path) // a file named with a secret: lint names it
 	j.Description, j.Why = redact.String(j.Description), redact.String(j.Why)
 	j.Tags = slices.Clone(j.Tags)
 	for i := range j.Tags {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
+	"github.com/mnemo-dev/mnemo/internal/redact"
 )
 
 var hexRE = lazyregexp.New(`^[0-9a-f]{8,64}$`)
@@ -33,6 +34,10 @@ func (m *Memory) Validate(file string) error {
 		v.add("name", fmt.Errorf("%q is not a name: use lowercase letters, digits and '-', at most %d, starting with a letter or digit", h.Name, MaxNameLen))
 	case file != "" && path.Base(file) != h.Name+".md":
 		v.add("name", fmt.Errorf("%q does not match the file name %s", h.Name, path.Base(file)))
+	case nameSecret(h.Name) != "":
+		// A name is the file's: listed, linked and recalled as it is,
+		// it cannot be shown redacted.
+		v.add("name", fmt.Errorf("holds a secret (%s): rename the file and its name", redact.Describe(nameSecret(h.Name))))
 	}
 	switch {
 	case strings.TrimSpace(h.Description) == "":
@@ -66,6 +71,21 @@ func (m *Memory) Validate(file string) error {
 	v.anchors(h.Anchors)
 	v.text(m)
 	return errors.Join(v.errs...)
+}
+
+// nameSecret returns the kind of secret a valid name holds, or "". The
+// redactor takes no token under 20 characters, and most names have no
+// digit, which tokens of a slug's letters have but for a rare few (mnemo
+// scan reads the whole file): those are not searched, so that validating
+// a vault of 10,000 memories does not search 10,000 names.
+func nameSecret(name string) string {
+	if len(name) < 20 || !strings.ContainsAny(name, "0123456789") {
+		return ""
+	}
+	if found := redact.Find(name); len(found) > 0 {
+		return found[0].Kind
+	}
+	return ""
 }
 
 // text checks the free text: source, why, tags and the body.
