@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mnemo-dev/mnemo/internal/confusable"
 )
 
 // fold undoes the disguises a planted instruction can wear that a model
@@ -30,7 +32,7 @@ func fold(s string) string {
 		case r == 0x3000 || r != ' ' && unicode.Is(unicode.Zs, r):
 			b.WriteByte(' ')
 		default:
-			b.WriteRune(latin(r))
+			b.WriteRune(confusable.Latin(r))
 		}
 	}
 	return b.String()
@@ -43,56 +45,4 @@ func ascii(s string) bool {
 		}
 	}
 	return true
-}
-
-// latin returns the Latin letter a Cyrillic or Greek letter is drawn
-// like, or r.
-func latin(r rune) rune {
-	switch r {
-	case 'а', 'α', 'А', 'Α':
-		return 'a'
-	case 'в', 'В', 'β', 'Β':
-		return 'b'
-	case 'с', 'С', 'ϲ':
-		return 'c'
-	case 'ԁ':
-		return 'd'
-	case 'е', 'Е', 'Ε', 'ё':
-		return 'e'
-	case 'һ', 'Н', 'Η':
-		return 'h'
-	case 'і', 'І', 'ι', 'Ι', 'ӏ':
-		return 'i'
-	case 'ј', 'Ј':
-		return 'j'
-	case 'к', 'К', 'κ', 'Κ':
-		return 'k'
-	case 'м', 'М', 'Μ':
-		return 'm'
-	case 'Ν':
-		return 'n'
-	case 'о', 'О', 'ο', 'Ο':
-		return 'o'
-	case 'р', 'Р', 'ρ', 'Ρ':
-		return 'p'
-	case 'ԛ':
-		return 'q'
-	case 'ѕ', 'Ѕ':
-		return 's'
-	case 'т', 'Т', 'τ', 'Τ':
-		return 't'
-	case 'υ', 'Υ':
-		return 'u'
-	case 'ν':
-		return 'v'
-	case 'ԝ':
-		return 'w'
-	case 'х', 'Х', 'χ', 'Χ':
-		return 'x'
-	case 'у', 'У', 'γ':
-		return 'y'
-	case 'Ζ':
-		return 'z'
-	}
-	return r
 }
