@@ -90,12 +90,12 @@ func runList(f *Factory, opts listOptions) error {
 }
 
 // shownJSON is a memory as list shows it, as recall does: the secrets a
-// hand-written file may hold in its name, text, tags or anchored paths
-// redacted (mnemo scan names the file). The slices are copied, not
+// hand-written file may hold in its name, text, source, tags or anchored
+// paths redacted (mnemo scan names the file). The slices are copied, not
 // changed.
 func shownJSON(j memoryJSON) memoryJSON {
 	j.Name, j.Path = redact.String(j.Name), redact.String(j.Path) // a file named with a secret: lint names it
-	j.Description, j.Why = redact.String(j.Description), redact.String(j.Why)
+	j.Description, j.Why, j.Source = redact.String(j.Description), redact.String(j.Why), redact.String(j.Source)
 	j.Tags = slices.Clone(j.Tags)
 	for i := range j.Tags {
 		j.Tags[i] = redact.String(j.Tags[i])

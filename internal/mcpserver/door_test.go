@@ -102,7 +102,7 @@ func TestOversizedWritesRefused(t *testing.T) {
 // to the agent by no reading tool, whichever field of the file holds it:
 // the body, the description, why, the tags, an anchored path, a
 // backticked identifier (which verify quotes), a linked memory's
-// description.
+// description, an import's source.
 func TestReadsRedactSecrets(t *testing.T) {
 	token := "ghp_" + "8kL2mN9vQ4rT7xW1cB5zH3jF6pS0gA2eY4uI"
 	aws := "AKIA" + "Z7QX4RW2LM9KD3PV"
@@ -118,6 +118,8 @@ func TestReadsRedactSecrets(t *testing.T) {
 			"The registry tags each release", "The registry bot tags releases.", "tags: [registry, "+token+"]\n"),
 		".memory/registry-key.md": mem("registry-key", "project",
 			"Where the registry bot key file is", "The registry bot key is read as `"+token+"`.", anchored),
+		".memory/registry-import.md": "---\nname: registry-import\ndescription: The registry notes imported from the wiki\ntype: project\n" +
+			"source: import:wiki?token=" + token + "\n---\nThe registry notes moved here from the wiki.\n",
 	})
 	calls := map[string]struct {
 		tool string
@@ -128,7 +130,7 @@ func TestReadsRedactSecrets(t *testing.T) {
 		"verify":         {"verify", map[string]any{}},
 		"view /memories": {"memory", map[string]any{"command": "view", "path": "/memories"}},
 	}
-	for _, n := range []string{"registry-login", "registry-token", "registry-why", "registry-tags", "registry-key"} {
+	for _, n := range []string{"registry-login", "registry-token", "registry-why", "registry-tags", "registry-key", "registry-import"} {
 		calls["get "+n] = struct {
 			tool string
 			args map[string]any

@@ -88,7 +88,8 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (
 		Created: date(m.Created), Updated: date(m.Updated), ReviewBy: date(m.ReviewBy),
 		Review: reviewOf(m),
 	}
-	out.Description, out.Why = shown(out.Description), shown(out.Why)
+	// an import's source is free text, as why is
+	out.Description, out.Why, out.Source = shown(out.Description), shown(out.Why), shown(out.Source)
 	whole := shown(m.Body) // before paging, so a page boundary cannot split a secret
 	body := whole[min(start, len(whole)):]
 	page, more := cut(body, bodyPage)
