@@ -395,6 +395,11 @@ func TestValidateNameSecret(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// the same name as the memory that supersedes another
+		old, err := Parse("old.md", []byte("---\nname: old\ndescription: d\ntype: user\nstatus: superseded\nsuperseded_by: "+tt.name+"\n---\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
 		got := ""
 		for _, p := range Problems(m.Validate("")) {
 			var pe *ParseError
@@ -404,6 +409,13 @@ func TestValidateNameSecret(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("Validate(%s) = %q, want %q", tt.name, got, tt.want)
+		}
+		got = ""
+		for _, p := range Problems(old.Validate("old.md")) {
+			got = p.Error()
+		}
+		if want := strings.TrimSuffix(strings.Replace(tt.want, "name: ", "old.md:6: superseded_by: ", 1), ": rename the file and its name"); got != want {
+			t.Errorf("Validate(superseded_by: %s) = %q, want %q", tt.name, got, want)
 		}
 	}
 }

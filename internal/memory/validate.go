@@ -65,8 +65,11 @@ func (m *Memory) Validate(file string) error {
 	default:
 		v.add("status", fmt.Errorf("%q is not one of active, superseded", h.Status))
 	}
-	if h.SupersededBy != "" && !ValidName(h.SupersededBy) {
+	switch {
+	case h.SupersededBy != "" && !ValidName(h.SupersededBy):
 		v.add("superseded_by", fmt.Errorf("%q is not a memory name", h.SupersededBy))
+	case nameSecret(h.SupersededBy) != "":
+		v.add("superseded_by", fmt.Errorf("holds a secret (%s)", redact.Describe(nameSecret(h.SupersededBy))))
 	}
 	v.anchors(h.Anchors)
 	v.text(m)
