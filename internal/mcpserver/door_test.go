@@ -102,16 +102,17 @@ func TestOversizedWritesRefused(t *testing.T) {
 // to the agent by no reading tool, whichever field of the file holds it:
 // the body, the description, why, the tags, an anchored path, a
 // backticked identifier (which verify quotes), a linked memory's
-// description, an import's source.
+// description, an import's source, a link's target.
 func TestReadsRedactSecrets(t *testing.T) {
 	token := "ghp_" + "8kL2mN9vQ4rT7xW1cB5zH3jF6pS0gA2eY4uI"
 	aws := "AKIA" + "Z7QX4RW2LM9KD3PV"
+	slack := "xoxb-2938475610-4857392018475-" + "q8zr2lkp9wxv3nmt7yhb4jcd"
 	anchored := "anchors:\n  files:\n    - path: keys/" + aws + ".txt\n      sha256: 0123456789abcdef\n"
 	f := newFixture(t, map[string]string{
 		".memory/registry-login.md": mem("registry-login", "feedback",
 			"Log in to the package registry as the release bot", "The bot token is "+token+"; publish after logging in."),
 		".memory/registry-token.md": mem("registry-token", "project",
-			"The registry bot token is "+token, "The release bot publishes. See [[registry-tags]]."),
+			"The registry bot token is "+token, "The release bot publishes. See [[registry-tags]] and [["+slack+"]]."),
 		".memory/registry-why.md": mem("registry-why", "project",
 			"Why the registry bot publishes", "The release bot publishes to the registry.", "why: the user pasted "+token+"\n"),
 		".memory/registry-tags.md": mem("registry-tags", "project",
@@ -159,7 +160,7 @@ func TestReadsRedactSecrets(t *testing.T) {
 		if !strings.Contains(text, "registry") {
 			t.Errorf("%s did not answer with the memory: %.200q", what, text)
 		}
-		for _, s := range []string{"8kL2mN9vQ4rT7xW1cB5zH3jF6pS0gA2eY4uI", aws} {
+		for _, s := range []string{"8kL2mN9vQ4rT7xW1cB5zH3jF6pS0gA2eY4uI", aws, "q8zr2lkp9wxv3nmt7yhb4jcd"} {
 			if strings.Contains(text, s) {
 				t.Errorf("%s gave the agent a secret (%.6s…): %q", what, s, text)
 			}

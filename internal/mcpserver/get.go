@@ -137,7 +137,7 @@ func (s *Server) linksOf(m *memory.Memory) []linked {
 		if f, err := s.find(name); err == nil && refuseInvalid(name, f.m) == nil {
 			out = append(out, linked{Name: name, Description: shown(f.m.Description)})
 		} else {
-			out = append(out, linked{Name: name, Missing: true})
+			out = append(out, linked{Name: shown(name), Missing: true}) // a link's target is the body's text
 		}
 	}
 	return out
