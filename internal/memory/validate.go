@@ -76,20 +76,9 @@ func (m *Memory) Validate(file string) error {
 	return errors.Join(v.errs...)
 }
 
-// nameSecret returns the kind of secret a valid name holds, or "". The
-// redactor takes no token under 20 characters, and most names have no
-// digit, which tokens of a slug's letters have but for a rare few (mnemo
-// scan reads the whole file): those are not searched, so that validating
-// a vault of 10,000 memories does not search 10,000 names.
-func nameSecret(name string) string {
-	if len(name) < 20 || !strings.ContainsAny(name, "0123456789") {
-		return ""
-	}
-	if found := redact.Find(name); len(found) > 0 {
-		return found[0].Kind
-	}
-	return ""
-}
+// nameSecret returns the kind of secret a name holds, or "": a name is
+// one token ([redact.TokenKind]).
+func nameSecret(name string) string { return redact.TokenKind(name) }
 
 // text checks the free text: source, why, tags and the body.
 func (v *validator) text(m *Memory) {
