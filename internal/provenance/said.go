@@ -8,6 +8,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/instruction"
+	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/recall"
 )
@@ -57,7 +58,7 @@ func NewSaid(ss ...Statement) *Said {
 		s.all.add(text)
 		s.all.addWords(st.Context)
 		s.own.add(text)
-		typed := strings.Join(OwnLines(st.Text), "\n")
+		typed := reportedRE.ReplaceAllString(strings.Join(OwnLines(st.Text), "\n"), " ")
 		tt := newTerms()
 		tt.add(dated(typed, st.At))
 		s.typed = append(s.typed, tt)
@@ -65,6 +66,11 @@ func NewSaid(ss ...Statement) *Said {
 	}
 	return s
 }
+
+// reportedRE matches a quotation the person gives as someone else's
+// words: 'the page says: "…"', 'it reads “…”'. Like a pasted block, it
+// is theirs to show, not theirs to say.
+var reportedRE = lazyregexp.New(`(?i)\b(?:says?|said|reads?|wrote|writes|suggests?|claims?|recommends?|tells (?:you|me|us))\s*:?\s*(?:"[^"\n]*"|“[^”\n]*”)`)
 
 // dated is text with, when the time it was said is known, its relative
 // dates made absolute after it.
