@@ -12,6 +12,7 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/edit"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/recall"
+	"github.com/mnemo-dev/mnemo/internal/redact"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -137,7 +138,8 @@ func runInbox(ctx context.Context, f *Factory, asJSON bool) error {
 			out = append(out, j)
 		}
 		for _, n := range natives {
-			j := toJSON(n.v, n.user, n.entry, true)
+			j := shownJSON(toJSON(n.v, n.user, n.entry, true)) // no one reviewed it: it may hold a secret
+			j.Body = redact.String(j.Body)
 			j.Review = n.review()
 			out = append(out, j)
 		}
@@ -148,7 +150,7 @@ func runInbox(ctx context.Context, f *Factory, asJSON bool) error {
 	}
 	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
 	for _, n := range natives {
-		fmt.Fprintf(tw, "%s\t%s\t-\t%s (%s)\n", n.Name, n.Type, n.Description, n.review())
+		fmt.Fprintf(tw, "%s\t%s\t-\t%s (%s)\n", n.Name, n.Type, redact.String(n.Description), n.review())
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -201,7 +203,7 @@ func closestMemories(ctx context.Context, f *Factory, reviews []draftReview) {
 		if r.link.Memory != "" {
 			if v := vaultOf(f, r.link.Where); v != nil {
 				if m, err := v.Load(r.link.Memory); err == nil {
-					reviews[i].closest = &closestJSON{Name: m.Name, Vault: r.link.Where, Description: m.Description}
+					reviews[i].closest = &closestJSON{Name: m.Name, Vault: r.link.Where, Description: redact.String(m.Description)}
 					continue
 				}
 			}
@@ -210,7 +212,7 @@ func closestMemories(ctx context.Context, f *Factory, reviews []draftReview) {
 		q.Now = f.Now()
 		rs, _ := rc.Recall(ctx, q)
 		if j := slices.IndexFunc(rs, consolidate.Alike); j >= 0 {
-			reviews[i].closest = &closestJSON{Name: rs[j].Name, Vault: rs[j].Source, Description: rs[j].Description}
+			reviews[i].closest = &closestJSON{Name: rs[j].Name, Vault: rs[j].Source, Description: redact.String(rs[j].Description)}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -68,9 +69,7 @@ func runList(f *Factory, opts listOptions) error {
 	if opts.json {
 		out := make([]memoryJSON, 0, len(shown))
 		for _, e := range shown {
-			j := toJSON(v, opts.user, e, false)
-			j.Description, j.Why = redact.String(j.Description), redact.String(j.Why) // as recall shows them
-			out = append(out, j)
+			out = append(out, shownJSON(toJSON(v, opts.user, e, false)))
 		}
 		return printJSON(f.IO.Out, out)
 	}
@@ -85,9 +84,32 @@ func runList(f *Factory, opts listOptions) error {
 		if !m.Active() {
 			typ += " (superseded)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Name, typ, updated, redact.String(m.Description))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", redact.String(e.Name), typ, updated, redact.String(m.Description))
 	}
 	return tw.Flush()
+}
+
+// shownJSON is a memory as list shows it, as recall does: the secrets a
+// hand-written file may hold in its name, text, source, tags or anchored
+// paths redacted (mnemo scan names the file). The slices are copied, not
+// changed.
+func shownJSON(j memoryJSON) memoryJSON {
+	j.Name, j.Path = redact.String(j.Name), redact.String(j.Path) // a file named with a secret: lint names it
+	j.Description, j.Why, j.Source = redact.String(j.Description), redact.String(j.Why), redact.String(j.Source)
+	j.Tags = slices.Clone(j.Tags)
+	for i := range j.Tags {
+		j.Tags[i] = redact.String(j.Tags[i])
+	}
+	if j.Anchors != nil {
+		a := *j.Anchors
+		a.Commit = redact.String(a.Commit)
+		a.Files = slices.Clone(a.Files)
+		for i := range a.Files {
+			a.Files[i].Path = redact.String(a.Files[i].Path)
+		}
+		j.Anchors = &a
+	}
+	return j
 }
 
 func keep(m *memory.Memory, opts listOptions) bool {

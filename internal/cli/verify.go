@@ -15,6 +15,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/redact"
 	"github.com/mnemo-dev/mnemo/internal/staleness"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
@@ -139,7 +140,7 @@ func runVerify(ctx context.Context, f *Factory, opts verifyOptions) error {
 func verifyOne(ctx context.Context, f *Factory, v *vault.Vault, vf *staleness.Verifier, e vault.Entry,
 	opts verifyOptions, in *bufio.Reader) (verdictJSON, staleness.Result, error) {
 	res := vf.Verify(ctx, e.Memory)
-	vj := verdictJSON{Name: e.Name, State: string(res.State), Reasons: res.Reasons}
+	vj := verdictJSON{Name: redact.String(e.Name), State: string(res.State), Reasons: res.Reasons} // a file named with a secret: lint names it
 	if opts.fix && res.State == staleness.Suspect {
 		fixed, err := fixOne(ctx, f, v, vf, e, res, opts.yes, in)
 		if err != nil {

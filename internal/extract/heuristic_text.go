@@ -6,28 +6,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/provenance"
 )
 
 // prose returns the lines of text a person wrote, without what they
-// pasted: fenced code blocks, indented lines and quoted lines are left
-// out, as are the markers of list items.
+// pasted ([provenance.OwnLines]), and without the markers of list items.
 func prose(text string) []string {
-	var out []string
-	fenced := false
-	for line := range strings.SplitSeq(text, "\n") {
-		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			fenced = !fenced
-			continue
-		}
-		if fenced || trimmed == "" || strings.HasPrefix(line, "    ") || strings.HasPrefix(line, "\t") ||
-			strings.HasPrefix(trimmed, ">") || strings.HasPrefix(trimmed, "|") {
-			out = append(out, "") // a paragraph break
-			continue
-		}
-		out = append(out, stripBullet(trimmed))
+	lines := provenance.OwnLines(text)
+	for i, l := range lines {
+		lines[i] = stripBullet(l)
 	}
-	return out
+	return lines
 }
 
 // stripBullet removes a list marker: "- ", "* ", "• ", "1. ", "2) ".

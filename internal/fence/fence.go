@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/mnemo-dev/mnemo/internal/confusable"
 	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
 )
 
@@ -42,13 +43,17 @@ func New(name string) *Tag {
 }
 
 // variants lists the forms of an ASCII letter or digit a reader takes for
-// it: both cases, and the full-width forms.
+// it: both cases, the full-width forms, and the Cyrillic and Greek letters
+// drawn like it.
 func variants(r rune) string {
 	const fullWidth = 0xFEE0 // U+FF01 is '!' + fullWidth
 	var b strings.Builder
 	for _, c := range []rune{unicode.ToLower(r), unicode.ToUpper(r)} {
 		b.WriteRune(c)
 		b.WriteRune(c + fullWidth)
+	}
+	for _, c := range confusable.LookAlikes(r) {
+		b.WriteRune(c)
 	}
 	return b.String()
 }

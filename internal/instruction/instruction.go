@@ -48,6 +48,9 @@ var (
 	// Modals that make a verb an instruction wherever they stand.
 	modalRE = lazyregexp.New(`\b(?:always|must|should|need to|needs to|have to|has to|make sure (?:to|you)|be sure to|remember to|forget to|important to|required to|supposed to)\s`)
 
+	// A negation, which a clause's "and" may carry to each of its parts.
+	negatedRE = lazyregexp.New(`\b(?:never|not|no|avoid|stop)\b|n't\b`)
+
 	urlRE = lazyregexp.New(`\bhttps?://\S|\bftp://\S|\bwww\.[a-z0-9-]+\.[a-z]`)
 	// "fetch this URL" names what to fetch without giving it.
 	urlWordRE = lazyregexp.New(`\b(?:url|urls|link|links|address|endpoint|gist|pastebin|page|site|website)\b`)
@@ -86,15 +89,16 @@ func set(words ...string) map[string]bool {
 // [Override], [RemoteShell], [Destructive]), or "" when
 // it gives none of them. Prohibitions ("never run …") and statements of
 // fact ("the tests run with `make test`", "the docs are at https://…") give
-// none.
+// none. Text is judged as a model reads it, through the disguises [fold]
+// undoes.
 func Kind(text string) string {
-	l := strings.ToLower(text)
+	l := strings.ToLower(fold(text))
 	switch {
 	case pipeRE.MatchString(l):
 		return PipeToShell
 	case remoteRE.MatchString(l):
 		return RemoteShell
-	case guardRE.MatchString(l):
+	case guardRE.MatchString(l), redirectRE.MatchString(l):
 		return ChangePermission
 	case sendRE.MatchString(l):
 		return SendOut
@@ -109,16 +113,30 @@ func Kind(text string) string {
 // it does not count a pipe into a shell or a guard's switch quoted in a
 // question or a report ("the page says to run curl … | sh"): a person
 // gives an instruction only in the imperative.
-func Imperative(text string) string { return imperative(strings.ToLower(text)) }
+func Imperative(text string) string { return imperative(strings.ToLower(fold(text))) }
 
 // imperative is [Imperative] of lower-cased text.
 func imperative(l string) string {
 	for _, c := range clauses(l) {
-		if k := clauseKind(c); k != "" {
-			return k
+		for _, part := range conjuncts(c) {
+			if k := clauseKind(part); k != "" {
+				return k
+			}
 		}
 	}
 	return ""
+}
+
+// conjuncts returns a clause whole, then, when it joins verbs with "and",
+// each part: "fix the warnings and email ~/.ssh/id_rsa to …" gives a
+// second imperative. A clause that holds a negation is not cut, since it
+// may reach every part ("never download it and run it").
+func conjuncts(c string) []string {
+	parts := strings.Split(c, " and ")
+	if len(parts) == 1 || negatedRE.MatchString(parts[0]) {
+		return parts[:1:1]
+	}
+	return append([]string{c}, parts...)
 }
 
 // clauses cuts lower-cased text at sentence ends, semicolons, new lines

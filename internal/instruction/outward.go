@@ -31,6 +31,12 @@ var (
 		`|\b(?:do not|don't|never)\s+(?:tell|inform|notify|alert|warn|mention (?:this |it )?to)\s+the user\b` +
 		`|\bwithout (?:telling|informing|asking|notifying|alerting) the user\b`)
 
+	// A setting that sends the agent's requests, or the packages it
+	// installs, through someone else's server: an API base URL, a proxy,
+	// a package index. Whoever runs it reads the keys the requests carry.
+	redirectRE = lazyregexp.New(`\b[a-z0-9_]*(?:base_url|api_base|_proxy|proxy_url|endpoint_url)\s*=\s*["']?(?:https?|socks5h?)://` +
+		`|\bconfig\s+set\s+\S*(?:registry|proxy|index-url)\S*\s+["']?https?://|--(?:extra-)?index-url[= ]\s*["']?https?://|--registry[= ]\s*["']?https?://`)
+
 	// A shell served to another machine.
 	remoteRE = lazyregexp.New(`/dev/(?:tcp|udp)/|\b(?:nc|ncat|netcat)\b[^|\n]*\s-[ec]\s|\bsocat\b[^\n]*\bexec:` +
 		`|\bmkfifo\b[^\n]*\|\s*(?:nc|ncat|netcat)\b`)

@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -96,29 +97,73 @@ func TestOversizedWritesRefused(t *testing.T) {
 	}
 }
 
-// TestReadsRedactSecrets: a secret written into a vault file by hand
-// (no write path of mnemo accepts one) is not given to the agent by get,
-// recall, the memory tool's view or the memory resource.
+// TestReadsRedactSecrets: a secret written into a vault file by hand, or
+// committed by a teammate (no write path of mnemo accepts one), is given
+// to the agent by no reading tool, whichever field of the file holds it:
+// the body, the description, why, the tags, an anchored path, a
+// backticked identifier (which verify quotes), a linked memory's
+// description, an import's source, a link's target.
 func TestReadsRedactSecrets(t *testing.T) {
 	token := "ghp_" + "8kL2mN9vQ4rT7xW1cB5zH3jF6pS0gA2eY4uI"
-	f := newFixture(t, map[string]string{".memory/registry-login.md": mem("registry-login", "feedback",
-		"Log in to the package registry as the release bot", "The bot token is "+token+"; publish after logging in.")})
-	answers := map[string]string{
-		"get":    textOf(f.call("get", map[string]any{"name": "registry-login"})),
-		"recall": textOf(f.call("recall", map[string]any{"query": "package registry release bot login"})),
-		"view":   textOf(f.call("memory", map[string]any{"command": "view", "path": "/memories/registry-login.md"})),
+	aws := "AKIA" + "Z7QX4RW2LM9KD3PV"
+	slack := "xoxb-2938475610-4857392018475-" + "q8zr2lkp9wxv3nmt7yhb4jcd"
+	anchored := "anchors:\n  files:\n    - path: keys/" + aws + ".txt\n      sha256: 0123456789abcdef\n"
+	f := newFixture(t, map[string]string{
+		".memory/registry-login.md": mem("registry-login", "feedback",
+			"Log in to the package registry as the release bot", "The bot token is "+token+"; publish after logging in."),
+		".memory/registry-token.md": mem("registry-token", "project",
+			"The registry bot token is "+token, "The release bot publishes. See [[registry-tags]] and [["+slack+"]]."),
+		".memory/registry-why.md": mem("registry-why", "project",
+			"Why the registry bot publishes", "The release bot publishes to the registry.", "why: the user pasted "+token+"\n"),
+		".memory/registry-tags.md": mem("registry-tags", "project",
+			"The registry tags each release", "The registry bot tags releases.", "tags: [registry, "+token+"]\n"),
+		".memory/registry-key.md": mem("registry-key", "project",
+			"Where the registry bot key file is", "The registry bot key is read as `"+token+"`.", anchored),
+		".memory/registry-import.md": "---\nname: registry-import\ndescription: The registry notes imported from the wiki\ntype: project\n" +
+			"source: import:wiki?token=" + token + "\n---\nThe registry notes moved here from the wiki.\n",
+	})
+	calls := map[string]struct {
+		tool string
+		args map[string]any
+	}{
+		"recall":         {"recall", map[string]any{"query": "package registry release bot token key"}},
+		"list":           {"list", map[string]any{}},
+		"verify":         {"verify", map[string]any{}},
+		"view /memories": {"memory", map[string]any{"command": "view", "path": "/memories"}},
 	}
-	res, err := f.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "memory://registry-login"})
-	if err != nil {
-		t.Fatal(err)
+	for _, n := range []string{"registry-login", "registry-token", "registry-why", "registry-tags", "registry-key", "registry-import"} {
+		calls["get "+n] = struct {
+			tool string
+			args map[string]any
+		}{"get", map[string]any{"name": n}}
+		calls["view "+n] = struct {
+			tool string
+			args map[string]any
+		}{"memory", map[string]any{"command": "view", "path": "/memories/" + n + ".md"}}
 	}
-	answers["resource"] = res.Contents[0].Text
+	answers := make(map[string]string)
+	for what, c := range calls {
+		data, err := json.Marshal(f.call(c.tool, c.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		answers[what] = string(data)
+	}
+	for _, uri := range []string{"memory://registry-login", "memory://registry-tags", "memory://index"} {
+		res, err := f.session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			t.Fatal(err)
+		}
+		answers[uri] = res.Contents[0].Text
+	}
 	for what, text := range answers {
 		if !strings.Contains(text, "registry") {
-			t.Errorf("%s did not answer with the memory: %q", what, text)
+			t.Errorf("%s did not answer with the memory: %.200q", what, text)
 		}
-		if strings.Contains(text, token) || strings.Contains(text, "8kL2mN9vQ4rT7xW1cB5zH3jF6pS0gA2eY4uI") {
-			t.Errorf("%s gave the agent the token: %q", what, text)
+		for _, s := range []string{"8kL2mN9vQ4rT7xW1cB5zH3jF6pS0gA2eY4uI", aws, "q8zr2lkp9wxv3nmt7yhb4jcd"} {
+			if strings.Contains(text, s) {
+				t.Errorf("%s gave the agent a secret (%.6s…): %q", what, s, text)
+			}
 		}
 	}
 }

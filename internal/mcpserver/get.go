@@ -84,11 +84,12 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (
 	out := getOutput{
 		Name: m.Name, Vault: f.where, Type: string(m.Type), Description: m.Description,
 		Source: m.Source, Why: m.Why, Confidence: m.Confidence, Status: string(m.Status),
-		SupersededBy: m.SupersededBy, Tags: m.Tags, Note: staleNote,
+		SupersededBy: m.SupersededBy, Note: staleNote,
 		Created: date(m.Created), Updated: date(m.Updated), ReviewBy: date(m.ReviewBy),
 		Review: reviewOf(m),
 	}
-	out.Description, out.Why = shown(out.Description), shown(out.Why)
+	// an import's source is free text, as why is
+	out.Description, out.Why, out.Source = shown(out.Description), shown(out.Why), shown(out.Source)
 	whole := shown(m.Body) // before paging, so a page boundary cannot split a secret
 	body := whole[min(start, len(whole)):]
 	page, more := cut(body, bodyPage)
@@ -97,7 +98,10 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (
 		out.NextCursor = cursorAt(start + len(page))
 	}
 	for _, a := range m.Anchors.Files {
-		out.Files = append(out.Files, a.Path)
+		out.Files = append(out.Files, shown(a.Path))
+	}
+	for _, t := range m.Tags {
+		out.Tags = append(out.Tags, shown(t))
 	}
 	if s.cfg.Root != "" {
 		out.Stale = staleness.Changed(s.cfg.Root, m)
@@ -131,9 +135,9 @@ func (s *Server) linksOf(m *memory.Memory) []linked {
 			break
 		}
 		if f, err := s.find(name); err == nil && refuseInvalid(name, f.m) == nil {
-			out = append(out, linked{Name: name, Description: f.m.Description})
+			out = append(out, linked{Name: name, Description: shown(f.m.Description)})
 		} else {
-			out = append(out, linked{Name: name, Missing: true})
+			out = append(out, linked{Name: shown(name), Missing: true}) // a link's target is the body's text
 		}
 	}
 	return out
@@ -165,7 +169,7 @@ func linkedFrom(ctx context.Context, db *index.DB, key index.Key) ([]linked, err
 	}
 	out := make([]linked, 0, len(docs))
 	for _, d := range docs {
-		out = append(out, linked{Name: d.Name, Description: d.Description})
+		out = append(out, linked{Name: d.Name, Description: shown(d.Description)})
 	}
 	slices.SortFunc(out, func(a, b linked) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil

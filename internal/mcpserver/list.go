@@ -91,7 +91,9 @@ func (s *Server) list(_ context.Context, _ *mcp.CallToolRequest, in listInput) (
 		if size > maxResultChars/2 && len(out.Memories) > 0 {
 			break
 		}
-		out.Memories = append(out.Memories, all[i])
+		m := all[i]
+		m.Description = shown(m.Description) // the page's only: redacting every entry of a large vault costs
+		out.Memories = append(out.Memories, m)
 	}
 	if next := start + len(out.Memories); next < len(all) {
 		out.NextCursor = cursorAt(next)

@@ -202,7 +202,10 @@ func (s *Server) repoPath(p string) string {
 func (s *Server) recalledOf(p recall.Packed) recalled {
 	r := recalled{
 		Name: p.Name, Vault: p.Source, Type: string(p.Type), Description: shown(p.Description),
-		Score: round(p.Score), Confidence: p.Confidence, Files: p.Files, Why: whyText(p.Why),
+		Score: round(p.Score), Confidence: p.Confidence, Why: whyText(p.Why),
+	}
+	for _, f := range p.Files {
+		r.Files = append(r.Files, shown(f))
 	}
 	if p.Full {
 		r.Body = strings.TrimSpace(shown(p.Body))

@@ -371,3 +371,51 @@ func TestInvalidUTF8Refused(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateNameSecret: a name is shown as it is wherever the memory is
+// listed, so a file named with a secret (a teammate's commit) is invalid,
+// and given to no agent; names with numbers in them stay valid.
+func TestValidateNameSecret(t *testing.T) {
+	tests := []struct {
+		name string
+		want string // the problem, or "" for a valid name
+	}{
+		{"xoxb-2938475610-4857392018475-q8zr2lkp9wxv3nmt7yhb4jcd", `name: holds a secret (Slack token): rename the file and its name`},
+		{"sk-" + "4f9c2a1e7b3d4e8a9c6f1d2e3f4a5b6c7d8e9f0a", `name: holds a secret (OpenAI API key): rename the file and its name`},
+		{"deploy-q8zr2lkp9wxv3nmt7yhb4jcd8k2m", `name: holds a secret (random-looking token): rename the file and its name`},
+		{"api-listens-on-8080", ""},
+		{"gadget-port-for-service-hk39-is-939", ""},
+		{"release-freeze-starts-2026-12-01", ""},
+		{"retry-fix-landed-in-commit-4f2e9c1d", ""},
+		{"uuid-fe5e1c67-53e7-4862-81ae-d0e013e3270b", ""},
+		{"auth-moved-to-auth-package", ""},
+	}
+	for _, tt := range tests {
+		m, err := Parse(tt.name+".md", []byte("---\nname: "+tt.name+"\ndescription: d\ntype: user\n---\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// the same name as the memory that supersedes another
+		old, err := Parse("old.md", []byte("---\nname: old\ndescription: d\ntype: user\nstatus: superseded\nsuperseded_by: "+tt.name+"\n---\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, p := range Problems(m.Validate("")) {
+			var pe *ParseError
+			if errors.As(p, &pe) {
+				got = pe.Field + ": " + pe.Err.Error()
+			}
+		}
+		if got != tt.want {
+			t.Errorf("Validate(%s) = %q, want %q", tt.name, got, tt.want)
+		}
+		got = ""
+		for _, p := range Problems(old.Validate("old.md")) {
+			got = p.Error()
+		}
+		if want := strings.TrimSuffix(strings.Replace(tt.want, "name: ", "old.md:6: superseded_by: ", 1), ": rename the file and its name"); got != want {
+			t.Errorf("Validate(superseded_by: %s) = %q, want %q", tt.name, got, want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
+	"github.com/mnemo-dev/mnemo/internal/redact"
 )
 
 var hexRE = lazyregexp.New(`^[0-9a-f]{8,64}$`)
@@ -33,6 +34,10 @@ func (m *Memory) Validate(file string) error {
 		v.add("name", fmt.Errorf("%q is not a name: use lowercase letters, digits and '-', at most %d, starting with a letter or digit", h.Name, MaxNameLen))
 	case file != "" && path.Base(file) != h.Name+".md":
 		v.add("name", fmt.Errorf("%q does not match the file name %s", h.Name, path.Base(file)))
+	case nameSecret(h.Name) != "":
+		// A name is the file's: listed, linked and recalled as it is,
+		// it cannot be shown redacted.
+		v.add("name", fmt.Errorf("holds a secret (%s): rename the file and its name", redact.Describe(nameSecret(h.Name))))
 	}
 	switch {
 	case strings.TrimSpace(h.Description) == "":
@@ -60,13 +65,20 @@ func (m *Memory) Validate(file string) error {
 	default:
 		v.add("status", fmt.Errorf("%q is not one of active, superseded", h.Status))
 	}
-	if h.SupersededBy != "" && !ValidName(h.SupersededBy) {
+	switch {
+	case h.SupersededBy != "" && !ValidName(h.SupersededBy):
 		v.add("superseded_by", fmt.Errorf("%q is not a memory name", h.SupersededBy))
+	case nameSecret(h.SupersededBy) != "":
+		v.add("superseded_by", fmt.Errorf("holds a secret (%s)", redact.Describe(nameSecret(h.SupersededBy))))
 	}
 	v.anchors(h.Anchors)
 	v.text(m)
 	return errors.Join(v.errs...)
 }
+
+// nameSecret returns the kind of secret a name holds, or "": a name is
+// one token ([redact.TokenKind]).
+func nameSecret(name string) string { return redact.TokenKind(name) }
 
 // text checks the free text: source, why, tags and the body.
 func (v *validator) text(m *Memory) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/instruction"
+	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/recall"
 )
@@ -34,8 +35,8 @@ type Statement struct {
 type Said struct {
 	all   terms   // every statement together
 	own   terms   // every statement together, without their contexts
-	each  []terms // one per statement
-	instr []bool  // whether each statement gives an instruction, in the imperative
+	typed []terms // one per statement: its lines the person typed ([OwnLines]), not pasted
+	instr []bool  // whether each statement's typed lines give an instruction, in the imperative
 }
 
 // terms are the stemmed words and the values of a text, lower-cased.
@@ -53,22 +54,33 @@ func NewSaid(ss ...Statement) *Said {
 		if strings.TrimSpace(st.Text) == "" { // a context alone is no one's statement
 			continue
 		}
-		text := st.Text
-		if !st.At.IsZero() {
-			if abs := memory.AbsoluteDates(text, st.At); abs != text {
-				text += "\n" + abs
-			}
-		}
-		t := newTerms()
-		t.add(text)
-		t.addWords(st.Context)
+		text := dated(st.Text, st.At)
 		s.all.add(text)
 		s.all.addWords(st.Context)
 		s.own.add(text)
-		s.each = append(s.each, t)
-		s.instr = append(s.instr, !st.Chosen && instruction.Imperative(st.Text) != "")
+		typed := reportedRE.ReplaceAllString(strings.Join(OwnLines(st.Text), "\n"), " ")
+		tt := newTerms()
+		tt.add(dated(typed, st.At))
+		s.typed = append(s.typed, tt)
+		s.instr = append(s.instr, !st.Chosen && instruction.Imperative(typed) != "")
 	}
 	return s
+}
+
+// reportedRE matches a quotation the person gives as someone else's
+// words: 'the page says: "…"', 'it reads “…”'. Like a pasted block, it
+// is theirs to show, not theirs to say.
+var reportedRE = lazyregexp.New(`(?i)\b(?:says?|said|reads?|wrote|writes|suggests?|claims?|recommends?|tells (?:you|me|us))\s*:?\s*(?:"[^"\n]*"|“[^”\n]*”)`)
+
+// dated is text with, when the time it was said is known, its relative
+// dates made absolute after it.
+func dated(text string, at time.Time) string {
+	if !at.IsZero() {
+		if abs := memory.AbsoluteDates(text, at); abs != text {
+			text += "\n" + abs
+		}
+	}
+	return text
 }
 
 func newTerms() terms { return terms{words: map[string]bool{}, values: map[string]bool{}} }
@@ -96,7 +108,7 @@ func (s *Said) SaidValue(v string) bool { return s.all.values[v] }
 func Values(text string) []string { return atoms(text) }
 
 // Empty reports whether nothing was said.
-func (s *Said) Empty() bool { return len(s.each) == 0 }
+func (s *Said) Empty() bool { return len(s.typed) == 0 }
 
 // A Verdict says whether a person stated a fact, and if not, why not.
 type Verdict struct {
@@ -119,9 +131,10 @@ const maxMissing = 5
 // port, host, path, identifier, date: a word with a digit or inner
 // punctuation) must appear as they wrote it, and at least half of its
 // other content words (stemmed, so "uses" is "use"). A fact that gives
-// an instruction ([Instruction]) is stated only when one statement of
-// the person both gives an instruction and grounds the fact on its own:
-// an instruction cannot be assembled from words said in passing. A fact
+// an instruction ([Instruction]) is stated only when what the person
+// typed in one statement (not what they pasted: [OwnLines]) both gives an
+// instruction and grounds the fact on its own: an instruction cannot be
+// assembled from words said in passing, nor taken from a README quoted. A fact
 // that lifts a guard ([LiftsGuard]) is grounded in the person's own text
 // only, never in a statement's context (the agent's descriptions of the
 // options picked).
@@ -141,7 +154,7 @@ func (s *Said) Check(fact string) Verdict {
 		return v
 	}
 	v.Missing = want.missing(s.all)
-	for i, t := range s.each {
+	for i, t := range s.typed {
 		if s.instr[i] && grounded(want, want.missing(t)) {
 			v.Stated, v.Missing = true, nil
 			break

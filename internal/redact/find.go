@@ -22,6 +22,22 @@ func Find(text string) []Finding {
 	return slices.DeleteFunc(fs, func(f Finding) bool { return f.Kind == KindPrivate })
 }
 
+// TokenKind returns the kind of secret tok is, taken as one token (a
+// provider's credential, a JSON Web Token, a random-looking string), or
+// "": what [Find] says of a text that is tok alone, without the passes
+// that need words around a value. A memory's name is one token.
+func TokenKind(tok string) string {
+	for i := 0; i < len(tok); i++ {
+		if !isTokenChar(tok[i]) && tok[i] != '=' {
+			return ""
+		}
+	}
+	if fs := defaultRedactor().classify(nil, tok, 0, len(tok)); len(fs) > 0 {
+		return fs[0].kind
+	}
+	return ""
+}
+
 // String returns text with every secret and <private> span replaced, as
 // [Redactor.String] does with the default options.
 func String(text string) string { return defaultRedactor().String(text) }

@@ -51,6 +51,9 @@ func TestProseSecrets(t *testing.T) {
 		{"korean", "비밀번호는 Zq8#rT4vLm 입니다", "비밀번호는 [REDACTED:password] 입니다"},
 		// keys and tokens stated in prose, or bare beside the word
 		{"api key is hex", "the API key for staging is " + fakeHex32, "the API key for staging is [REDACTED:api-key]"},
+		{"api key is a uuid", "the heroku api key is 4f9c2a1e-7b3d-4e8a-9c6f-1d2e3f4a5b6c", "the heroku api key is [REDACTED:api-key]"},
+		{"client secret: uuid", "client secret: 4f9c2a1e-7b3d-4e8a-9c6f-1d2e3f4a5b6c", "client secret: [REDACTED:secret]"},
+		{"quoted uuid token", `the token is "4f9c2a1e-7b3d-4e8a-9c6f-1d2e3f4a5b6c"`, `the token is "[REDACTED:token]"`},
 		{"secret key is", "the secret key is " + fakeB64, "the secret key is [REDACTED:secret]"},
 		{"signing key bare hex", "signing key " + fakeHex64, "signing key [REDACTED:secret]"},
 		{"hmac key in a sentence", "sign it with the HMAC key " + fakeHex64 + " and send it", "sign it with the HMAC key [REDACTED:secret] and send it"},
@@ -119,6 +122,7 @@ func TestProseNotSecrets(t *testing.T) {
 		{"primary key", "primary key: 550e8400-e29b-41d4-a716-446655440000"},
 		{"key id uuid", "the API key id is fe5e1c67-53e7-4862-81ae-d0e013e3270b"},
 		{"uuid after key", "API key fe5e1c67-53e7-4862-81ae-d0e013e3270b"},
+		{"session is a uuid", "the session is fe5e1c67-53e7-4862-81ae-d0e013e3270b and the trace id is 550e8400-e29b-41d4-a716-446655440000"},
 		{"fingerprint", "key fingerprint: SHA256:" + fakeHex64},
 		{"sha256 anchor", "anchors:\n  files:\n    - path: internal/auth/service.go\n      sha256: 3a7b9c0d12ef4455"},
 		{"short hex", "the key prefix is 3a7b9c0d12ef4455"},

@@ -112,6 +112,29 @@ func (r *Redactor) strongValue(v string) bool {
 	return r.providers.kind(v) != "" || hexKey(v) || r.entropy && r.looksRandom(strings.TrimRight(v, "="))
 }
 
+// uuid reports whether v is a UUID (8-4-4-4-12 hex digits). Stated for a
+// key, token or secret ("the API key is …", "client secret: …") it is one:
+// Heroku's API keys and many services' client keys are UUIDs. Beside the
+// word alone ("API key fe5e…") or anywhere else it is an id.
+func uuid(v string) bool {
+	if len(v) != 36 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		switch i {
+		case 8, 13, 18, 23:
+			if v[i] != '-' {
+				return false
+			}
+		default:
+			if !allHex(v[i : i+1]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // hexKey reports whether v is 32 or more hex digits, letters and digits
 // both: a key given in hex. Shorter runs are ids and hash prefixes.
 func hexKey(v string) bool {
@@ -137,7 +160,7 @@ func hexKey(v string) bool {
 // token that is not random-looking (the caller tries that) is one word of
 // letters, digits and symbols, not an identifier.
 func (r *Redactor) quotedSecret(v, kind string) bool {
-	if kind != KindPassword && r.strongValue(v) {
+	if kind != KindPassword && (r.strongValue(v) || uuid(v)) {
 		return true
 	}
 	if len(v) < 4 || redacted(v) || placeholder(v) || codeWord(strings.ToLower(v)) || label(v) {
@@ -165,7 +188,7 @@ func (r *Redactor) bareSecret(v, kind string) bool {
 		return false // a word, a placeholder, code (*pkg.Type, a string left open), an address
 	}
 	if kind != KindPassword {
-		return r.strongValue(v) // a key or token is long and random
+		return r.strongValue(v) || uuid(v) // a key or token is long and random
 	}
 	if pathLike(v) {
 		return false

@@ -211,3 +211,20 @@ func TestIdempotent(t *testing.T) {
 		t.Errorf("String(String(x)) != String(x):\n once %q\ntwice %q", once, twice)
 	}
 }
+
+func TestTokenKind(t *testing.T) {
+	tests := []struct{ tok, want string }{
+		{"xoxb-2938475610-4857392018475-q8zr2lkp9wxv3nmt7yhb4jcd", "slack-token"},
+		{fakeGHP, "github-token"},
+		{"deploy-q8zr2lkp9wxv3nmt7yhb4jcd8k2m", KindHighEntropy},
+		{"gadget-port-for-service-hk39-is-939", ""},
+		{"auth-moved-to-auth-package", ""},
+		{"short", ""},
+		{"the token is " + fakeGHP, ""}, // not one token: Find's matter
+	}
+	for _, tt := range tests {
+		if got := TokenKind(tt.tok); got != tt.want {
+			t.Errorf("TokenKind(%q) = %q, want %q", tt.tok, got, tt.want)
+		}
+	}
+}

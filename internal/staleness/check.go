@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/redact"
 )
 
 // Changed returns why a memory's anchored files no longer match what it
@@ -34,6 +35,16 @@ func Changed(root string, m *memory.Memory) []string {
 		case sum != f.SHA256:
 			reasons = append(reasons, fmt.Sprintf("%s changed%s", f.Path, since(when)))
 		}
+	}
+	return shown(reasons)
+}
+
+// shown redacts reasons in place and returns them: a reason quotes the
+// memory file's own text (a path, an identifier, a commit), and a file that
+// arrived through git may hold a secret there.
+func shown(reasons []string) []string {
+	for i, r := range reasons {
+		reasons[i] = redact.String(r)
 	}
 	return reasons
 }

@@ -94,6 +94,7 @@ func (v *Verifier) Verify(ctx context.Context, m *memory.Memory) Result {
 	default:
 		r.State = Unverifiable
 	}
+	r.Reasons = shown(r.Reasons)
 	return r
 }
 

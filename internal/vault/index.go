@@ -9,6 +9,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/redact"
 )
 
 // Claude Code loads at most this much of MEMORY.md at session start.
@@ -207,8 +208,10 @@ func renderEntries(entries []Entry, room budget) string {
 	fits.bytes -= len(overflow)
 	fits.lines--
 	groups := make(map[string]bool)
+	lines := make(map[string]string, len(active)) // by name: each line is made once
 	for _, e := range active {
-		cost := budget{lines: 1, bytes: len(entryLine(e))}
+		lines[e.Name] = entryLine(e)
+		cost := budget{lines: 1, bytes: len(lines[e.Name])}
 		g := group(e.Memory.Type)
 		if !groups[g] {
 			cost.lines++
@@ -238,7 +241,7 @@ func renderEntries(entries []Entry, room budget) string {
 			b.WriteString(g + "\n")
 			last = g
 		}
-		b.WriteString(entryLine(e))
+		b.WriteString(lines[e.Name])
 	}
 	if keep != nil {
 		b.WriteString(overflowLine(len(active) - len(keep)))
@@ -250,8 +253,11 @@ func overflowLine(n int) string {
 	return fmt.Sprintf("- … and %d more not listed here: search them with the mnemo recall tool or `mnemo recall <topic>`\n", n)
 }
 
+// entryLine is a memory's line in the block. Its description is
+// redacted: a file that arrived through git may hold a secret, and Claude
+// Code loads MEMORY.md into the model's context.
 func entryLine(e Entry) string {
-	d := strings.Join(strings.Fields(e.Memory.Description), " ")
+	d := strings.Join(strings.Fields(redact.String(e.Memory.Description)), " ")
 	if utf8.RuneCountInString(d) > memory.MaxDescriptionLen {
 		d = string([]rune(d)[:memory.MaxDescriptionLen-1]) + "…"
 	}

@@ -1,7 +1,9 @@
 package vault
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,7 +15,9 @@ import (
 // link of the vault's memories to [[new]], holding the lock, then
 // regenerates MEMORY.md. It refuses a name that is taken. The new file is
 // written before the old one is removed, so a failure part way leaves
-// both, never neither.
+// both, never neither, and the same Rename again finishes it: a new file
+// that holds the old memory renamed, byte for byte, is taken as its own
+// first step.
 func (v *Vault) Rename(ctx context.Context, old, new string) error {
 	if !memory.ValidName(new) {
 		return fmt.Errorf("vault: %q is not a memory name", new)
@@ -30,7 +34,7 @@ func (v *Vault) Rename(ctx context.Context, old, new string) error {
 	m = m.Clone()
 	m.Name = new
 	m.Body = relink(m.Body, old, new)
-	if err := v.CreateLocked(m); err != nil {
+	if err := v.CreateLocked(m); err != nil && !v.renamedTo(new, m, err) {
 		return err
 	}
 	if err := v.relinkLocked(old, new, old, new); err != nil {
@@ -40,6 +44,17 @@ func (v *Vault) Rename(ctx context.Context, old, new string) error {
 		return err
 	}
 	return v.ReindexAfter(new)
+}
+
+// renamedTo reports whether err, from writing m as the renamed memory,
+// is only that an earlier Rename wrote the file already: it holds m's
+// very bytes.
+func (v *Vault) renamedTo(new string, m *memory.Memory, err error) bool {
+	if !errors.Is(err, ErrExists) {
+		return false
+	}
+	have, rerr := v.load(new)
+	return rerr == nil && bytes.Equal(have.Render(), m.Render())
 }
 
 // relinkLocked rewrites the [[old]] links of the vault's memories to

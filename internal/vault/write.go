@@ -192,9 +192,24 @@ func (v *Vault) UpdateLocked(name string, fn func(*memory.Memory) error) (*memor
 // to open it. One check for every write keeps the door one door.
 func (v *Vault) check(m *memory.Memory) error {
 	if err := CheckReadable(m, v.rel(m.Name+".md")); err != nil {
+		if field(err, "name") {
+			if serr := v.checkSecrets(m); serr != nil {
+				return serr // said without the file's name, which may be the secret
+			}
+		}
 		return fmt.Errorf("vault: %w", err)
 	}
 	return v.checkSecrets(m)
+}
+
+// field reports whether one of err's problems is with the header key.
+func field(err error, key string) bool {
+	for _, p := range memory.Problems(err) {
+		if pe := (*memory.ParseError)(nil); errors.As(p, &pe) && pe.Field == key {
+			return true
+		}
+	}
+	return false
 }
 
 // CheckReadable reports every problem that would make a reader refuse m
