@@ -104,9 +104,6 @@ type decision struct {
 	st     *statement     // m's text, read for comparison
 	said   time.Time      // when the fact was stated
 	best   match          // the existing memory or draft it relates to most
-	// rejectedBefore: a person rejected a draft saying this before, and a
-	// person states it now; a person decides, in the inbox.
-	rejectedBefore bool
 }
 
 // decide normalizes f and decides its fate against the vaults and the
@@ -121,15 +118,10 @@ func (c *Consolidator) decide(ctx context.Context, f Fact) (decision, error) {
 	if d.said.IsZero() {
 		d.said = c.Now
 	}
-	// A fact a person rejected is dropped, unless a person states it now,
-	// in their own words: those are not lost to another's old verdict, nor
-	// do they overrule it unseen (the draft says why it is one).
-	rejected, err := c.rejected(ctx, m, d.st)
-	if err != nil || rejected && (!f.Stated || f.FromToolOutput) {
+	if rejected, err := c.rejected(ctx, m, d.st); err != nil || rejected {
 		d.action = Rejected
 		return d, err
 	}
-	d.rejectedBefore = rejected
 	if err := c.sync(ctx); err != nil {
 		return d, err
 	}
@@ -139,7 +131,7 @@ func (c *Consolidator) decide(ctx context.Context, f Fact) (decision, error) {
 	if named, ok := c.named(ctx, f.Relation, m, d.st); ok {
 		d.best = prefer(d.best, named)
 	}
-	best, auto := d.best, c.approvable(f) && !d.rejectedBefore
+	best, auto := d.best, c.approvable(f)
 	switch {
 	case best.rel == same:
 		d.action = Duplicate

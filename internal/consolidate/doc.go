@@ -55,9 +55,7 @@
 // review; [Inbox.Approve] and [Inbox.Reject] take the project vault's
 // lock and act on the draft as it is then. A rejected draft is
 // remembered in rejected.jsonl, and a candidate that says it again (in
-// other words, as long as it names the same values) is not proposed again,
-// unless a person states it in their own words: then it is a draft that
-// says it was rejected before ([ReasonRejectedOnce]).
+// other words, as long as it names the same values) is not proposed again.
 //
 // The state records are JSON lines, only ever appended to, one write per
 // record, so processes can add to them at once; a draft's link ends with a

@@ -30,7 +30,6 @@ const (
 	ReasonProposed      Reason = "proposed_change" // it changes what a memory claims
 	ReasonLowConfidence Reason = "low_confidence"  // stated, but below the auto-approve bar
 	ReasonUnreviewed    Reason = "no_source"       // written into the inbox outside mnemo
-	ReasonRejectedOnce  Reason = "rejected_before" // stated, but a person rejected a draft saying it before
 )
 
 // String says the reason in words for a person.
@@ -50,8 +49,6 @@ func (r Reason) String() string {
 		return "confidence below the auto-approve bar"
 	case ReasonUnreviewed:
 		return "written outside mnemo"
-	case ReasonRejectedOnce:
-		return "a person rejected a draft saying this before"
 	}
 	return string(r)
 }
@@ -95,9 +92,6 @@ func (c *Consolidator) reasons(f Fact, d decision) []Reason {
 	}
 	if f.Stated && !f.FromToolOutput && f.Confidence < c.bar() {
 		out = append(out, ReasonLowConfidence)
-	}
-	if d.rejectedBefore {
-		out = append(out, ReasonRejectedOnce)
 	}
 	return out
 }

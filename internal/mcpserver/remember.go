@@ -198,8 +198,6 @@ func draftedWhy(rs []consolidate.Reason, conf float64, unstated string) string {
 		switch r {
 		case consolidate.ReasonLowConfidence:
 			why = append(why, fmt.Sprintf("its confidence %g is below %g", conf, rememberBar))
-		case consolidate.ReasonRejectedOnce:
-			why = append(why, "a person rejected a draft saying this before (their reason is in rejected.jsonl); they decide again")
 		case consolidate.ReasonToolOutput:
 			why = append(why, "it rests on tool output")
 		}

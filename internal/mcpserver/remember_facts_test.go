@@ -182,34 +182,3 @@ func TestRememberRejectedParaphrase(t *testing.T) {
 		}
 	}
 }
-
-// TestRememberStatedAfterRejection: a fact the user states in this
-// session, which a person (a teammate, through the committed
-// rejected.jsonl) rejected as a draft before, is not dropped: the user's
-// words are not lost to another person's old verdict, nor do they
-// overrule it unseen. It waits in the inbox, saying why.
-func TestRememberStatedAfterRejection(t *testing.T) {
-	f := newFixture(t, nil)
-	var draft rememberOut
-	f.ok("remember", map[string]any{"fact": "The gadget port for service hk3 is 93", "confidence": 0.5}, &draft)
-	in, err := consolidate.OpenInbox(f.state)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := in.LockWith(f.vault()).ShareRejections(f.path(".memory")).Reject(t.Context(), draft.Name, "only for the spike", now); err != nil {
-		t.Fatal(err)
-	}
-	f.prompt("s", "Remember this: the gadget port for service hk3 is 93, for good now.")
-	var out rememberOut
-	text := f.ok("remember", map[string]any{"fact": "The gadget port for service hk3 is 93", "confidence": 0.95}, &out)
-	if out.Action != "drafted" || !strings.Contains(text, "rejected") {
-		t.Fatalf("remember(a stated fact rejected before) = %q (%s), want drafted, saying it was rejected before", text, out.Action)
-	}
-	ds, err := in.List()
-	if err != nil || len(ds) != 1 {
-		t.Fatalf("inbox = %v, %v; want the one draft", ds, err)
-	}
-	if got := consolidate.Explain(in.Reasons(ds[0], consolidate.Link{}), consolidate.Link{}); !strings.Contains(got, "rejected") {
-		t.Errorf("the draft's reasons = %q, want it said that a person rejected it before", got)
-	}
-}
