@@ -2,7 +2,6 @@ package recall
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -74,81 +73,162 @@ func (p period) holds(t time.Time, slack time.Duration) bool {
 
 func civil(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
 
-// monthPattern matches an English month name or its abbreviation.
-const monthPattern = `(january|february|march|april|may|june|july|august|september|october|november|december|` +
-	`jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?`
+// A dateToken is a run of ASCII letters and digits in a query's text,
+// lower-cased: a number ("8", "2023", "3rd") or a word.
+type dateToken struct {
+	text       string
+	start, end int  // byte offsets in the text
+	num        int  // the number's value; -1 for a word
+	digits     int  // how many digits the number has
+	ordinal    bool // "3rd": a number followed by st, nd, rd or th
+}
 
-// datePattern finds the dates of a query. Its alternatives go from the
-// most precise to the least, and at a place of the text where several
-// match, the first wins: "8 May, 2023" is a day, not a month and a year.
-// Each group's name starts with what it holds: y(ear), m(onth), d(ay).
-var datePattern = regexp.MustCompile(`\b(?:` + strings.Join([]string{
-	`(?P<y1>\d{4})-(?P<m1>\d{1,2})-(?P<d1>\d{1,2})`,
-	`(?P<y2>\d{4})-(?P<m2>\d{1,2})`,
-	`(?P<m3>` + monthPattern + `)\s+(?P<d3>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y3>\d{4})`,
-	`(?P<d4>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m4>` + monthPattern + `),?\s+(?P<y4>\d{4})`,
-	`(?P<m5>` + monthPattern + `),?\s+(?:of\s+)?(?P<y5>\d{4})`,
-	`(?P<y6>(?:19|20)\d\d)`,
-	// A month alone, written out: "may" is far more often the verb, and
-	// an abbreviation alone is more often a word or a name ("jan").
-	`(?P<m7>january|february|march|april|june|july|august|september|october|november|december)`,
-}, "|") + `)\b`)
-
-// periods returns the days, months and years text names, at most
-// [maxPeriods], in the order they appear.
-func periods(text string) []period {
-	var out []period
-	text = strings.ToLower(text[:min(len(text), maxDateBytes)])
-	for _, loc := range datePattern.FindAllStringSubmatchIndex(text, maxPeriods) {
-		if p, ok := periodOf(text, loc); ok {
-			out = append(out, p)
+// dateTokens cuts text (lower-case) into tokens.
+func dateTokens(text string) []dateToken {
+	var out []dateToken
+	for i := 0; i < len(text); {
+		if !isAlnum(text[i]) {
+			i++
+			continue
 		}
+		j := i
+		for j < len(text) && isAlnum(text[j]) {
+			j++
+		}
+		t := dateToken{text: text[i:j], start: i, end: j, num: -1}
+		k := i
+		for k < j && k-i < 5 && text[k] >= '0' && text[k] <= '9' {
+			k++
+		}
+		if suffix := text[k:j]; k > i && k-i < 5 && (suffix == "" || suffix == "st" || suffix == "nd" || suffix == "rd" || suffix == "th") {
+			t.num, t.digits, t.ordinal = atoi(text[i:k]), k-i, suffix != ""
+		}
+		out = append(out, t)
+		i = j
 	}
 	return out
 }
 
-// periodOf reads the period datePattern matched in text at loc; ok is
-// false when it names no real day ("2023-13", "31 June, 2023").
-func periodOf(text string, loc []int) (p period, ok bool) {
-	month, day := false, false // written, whether or not they are real
-	for i, name := range datePattern.SubexpNames() {
-		if name == "" || loc[2*i] < 0 {
-			continue
-		}
-		s := text[loc[2*i]:loc[2*i+1]]
-		switch name[0] {
-		case 'y':
-			p.year, _ = strconv.Atoi(s)
-		case 'm':
-			p.month, month = monthOf(s), true
-		case 'd':
-			p.day, _ = strconv.Atoi(s)
-			day = true
-		}
-	}
-	switch {
-	case month && p.month == 0:
-		return p, false
-	case day && (p.day == 0 || civil(p.year, p.month, p.day).Day() != p.day):
-		return p, false
-	}
-	return p, true
+func isAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
 
-// monthOf reads a month as a number (1 to 12) or as a name or its
-// abbreviation; 0 when s is neither.
-func monthOf(s string) time.Month {
-	if n, err := strconv.Atoi(s); err == nil {
-		if n < 1 || n > 12 {
-			return 0
+// periods returns the days, months and years text names, at most
+// [maxPeriods], in the order they appear. At each place, the most
+// precise reading wins: "8 May, 2023" is a day, not a month and a year.
+func periods(text string) []period {
+	text = strings.ToLower(text[:min(len(text), maxDateBytes)])
+	toks := dateTokens(text)
+	var out []period
+	for i := 0; i < len(toks) && len(out) < maxPeriods; {
+		p, n := readDate(text, toks[i:])
+		if n == 0 {
+			i++
+			continue
 		}
-		return time.Month(n)
+		if p != (period{}) {
+			out = append(out, p)
+		}
+		i += n
 	}
-	s = strings.TrimSuffix(s, ".")
-	for m := time.January; m <= time.December; m++ {
-		name := strings.ToLower(m.String())
-		if s == name || len(s) >= 3 && strings.HasPrefix(name, s) {
-			return m
+	return out
+}
+
+// readDate reads the date that starts at toks[0]: the period and how many
+// tokens it took, or n 0 when none starts there. A date that names no
+// real day or month ("2023-13", "31 June, 2023") takes its tokens and
+// gives the zero period.
+func readDate(text string, toks []dateToken) (p period, n int) {
+	at := func(i int) dateToken {
+		if i < len(toks) {
+			return toks[i]
+		}
+		return dateToken{num: -1}
+	}
+	// joined reports whether toks[i] and toks[i+1] are apart by sep
+	// alone; spaced whether only spaces, commas and periods part them.
+	joined := func(i int, sep string) bool {
+		return i+1 < len(toks) && text[toks[i].end:toks[i+1].start] == sep
+	}
+	spaced := func(i int) bool {
+		if i+1 >= len(toks) {
+			return false
+		}
+		gap := text[toks[i].end:toks[i+1].start]
+		return gap != "" && len(gap) <= 3 && strings.Trim(gap, " \t\n,.") == ""
+	}
+	year := func(t dateToken) bool { return t.digits == 4 && !t.ordinal }
+	dayNum := func(t dateToken) bool { return t.num >= 0 && t.digits <= 2 }
+	t0 := at(0)
+	switch m := monthOf(t0.text); {
+	case year(t0) && joined(0, "-") && at(1).num >= 0 && !at(1).ordinal && at(1).digits <= 2:
+		if joined(1, "-") && dayNum(at(2)) && !at(2).ordinal {
+			return checked(period{t0.num, monthNumber(at(1).num), at(2).num}, true), 3
+		}
+		return checked(period{t0.num, monthNumber(at(1).num), 0}, false), 2
+	case m != 0 && t0.num < 0:
+		if spaced(0) && dayNum(at(1)) && spaced(1) && year(at(2)) {
+			return checked(period{at(2).num, m, at(1).num}, true), 3
+		}
+		of := 0
+		if spaced(0) && at(1).text == "of" {
+			of = 1
+		}
+		if spaced(of) && year(at(of+1)) {
+			return period{at(of + 1).num, m, 0}, of + 2
+		}
+		// A month alone, written out: "may" is far more often the verb,
+		// and an abbreviation alone is more often a word or a name ("jan").
+		if t0.text != "may" && t0.text == monthNames[m-1] {
+			return period{0, m, 0}, 1
+		}
+	case dayNum(t0) && spaced(0):
+		of := 0
+		if at(1).text == "of" && spaced(1) {
+			of = 1
+		}
+		if m := monthOf(at(of + 1).text); m != 0 && at(of+1).num < 0 && spaced(of+1) && year(at(of+2)) {
+			return checked(period{at(of + 2).num, m, t0.num}, true), of + 3
+		}
+	case year(t0) && t0.num >= 1900 && t0.num < 2100:
+		return period{t0.num, 0, 0}, 1
+	}
+	return period{}, 0
+}
+
+// monthNumber is n as a month, or 0 when it is none.
+func monthNumber(n int) time.Month {
+	if n < 1 || n > 12 {
+		return 0
+	}
+	return time.Month(n)
+}
+
+// checked returns p, or the zero period when p names no real month or
+// day.
+func checked(p period, day bool) period {
+	if p.month == 0 || day && (p.day == 0 || civil(p.year, p.month, p.day).Day() != p.day) {
+		return period{}
+	}
+	return p
+}
+
+// monthNames are the months, lower-case, January first.
+var monthNames = [12]string{"january", "february", "march", "april", "may", "june",
+	"july", "august", "september", "october", "november", "december"}
+
+// monthOf reads a month's name or its abbreviation (of three letters, or
+// "sept"); 0 when s is neither.
+func monthOf(s string) time.Month {
+	if len(s) < 3 || s[0] < 'a' || s[0] > 'z' {
+		return 0
+	}
+	for i, name := range monthNames {
+		if strings.HasPrefix(name, s) && (len(s) == 3 || s == "sept" || s == name) {
+			return time.Month(i + 1)
 		}
 	}
 	return 0

@@ -30,6 +30,9 @@ func TestPeriods(t *testing.T) {
 		{"31 June, 2023", nil},
 		{"version 2023-13", nil},
 		{"on 2023-05-00", nil},
+		{"0 May, 2023", nil},
+		{"from 1990-1995", []period{{1990, 0, 0}, {1995, 0, 0}}},
+		{"March of 2023", []period{{2023, time.March, 0}}},
 		{"port 8080 and 3000 rows", nil},
 		{"", nil},
 	}
