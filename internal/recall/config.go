@@ -102,10 +102,10 @@ type Config struct {
 	// R@5/R@10/R@25, against 68.9/77.2/85.7 before the dates): the
 	// description's weight at 2 or 8, the context's at 1 (76.9 to 77.1
 	// at R@10; context 0: 75.3, body 0: 73.7); BM25's k1 and b (0.9-2,
-	// 0.4-0.9: within 0.5); Lucene's idf, log(1+(N-n+0.5)/(n+0.5)), which never
-	// floors a word held by half the vault (with the dates 71.5/79.0/86.2
-	// at 2, 71.3/79.2/86.2 at 3: R@5 up, R@25 down, every search's
-	// scores changed); RM3 feedback from the first 3 to 10 hits' words (5
+	// 0.4-0.9: within 0.5); Lucene's idf, log(1+(N-n+0.5)/(n+0.5)),
+	// which never floors a word held by half the vault (with the dates
+	// 71.5/79.0/86.2 at 2, 71.3/79.2/86.2 at 3: R@5 up, R@25 down, every
+	// search's scores changed); RM3 feedback from the first 3 to 10 hits' words (5
 	// to 20 terms, weight 0.1 to 0.35: at best 77.4 at R@10, most
 	// below); pairs of query words next to each other (at best 77.1);
 	// query words that are a memory's tag (a speaker's name, whose idf
