@@ -47,7 +47,7 @@ func (db *DB) Docs(ctx context.Context, ids []int64) ([]Doc, error) {
 }
 
 // Heads returns what ranking needs of the memories with the given ids: the
-// key, type, confidence, status, superseded_by, updated and recall
+// key, type, confidence, status, superseded_by, created, updated and recall
 // statistics. The other fields of each Doc are empty.
 func (db *DB) Heads(ctx context.Context, ids []int64) ([]Doc, error) {
 	if len(ids) == 0 {
@@ -75,20 +75,20 @@ func (db *DB) Heads(ctx context.Context, ids []int64) ([]Doc, error) {
 // headColumns and headJoin select what scanHead reads, from memories m.
 const (
 	headColumns = `m.id, m.source, m.name, m.type, m.confidence, m.status, m.superseded_by,
-		m.updated, coalesce(r.times, 0), coalesce(r.last, '')`
+		m.created, m.updated, coalesce(r.times, 0), coalesce(r.last, '')`
 	headJoin = " LEFT JOIN history.recall_stats r ON r.source = m.source AND r.name = m.name"
 )
 
 // scanHead reads the head columns into d, after the destinations in first.
 func scanHead(rows *sql.Rows, d *Doc, first ...any) error {
-	var typ, status, updated, last string
+	var typ, status, created, updated, last string
 	dest := append(first, &d.ID, &d.Source, &d.Name, &typ, &d.Confidence, &status,
-		&d.SupersededBy, &updated, &d.Recalls, &last)
+		&d.SupersededBy, &created, &updated, &d.Recalls, &last)
 	if err := rows.Scan(dest...); err != nil {
 		return err
 	}
 	d.Type, d.Status = memory.Type(typ), memory.Status(status)
-	d.Updated, d.LastRecalled = parseTime(updated), parseTime(last)
+	d.Created, d.Updated, d.LastRecalled = parseTime(created), parseTime(updated), parseTime(last)
 	return nil
 }
 

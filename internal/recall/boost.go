@@ -9,8 +9,8 @@ import (
 )
 
 // boost returns the product of a candidate's factors and records each one
-// that is not 1 in its explanation.
-func (e *Engine) boost(c *candidate, now time.Time) float64 {
+// that is not 1 in its explanation; periods are the dates the query names.
+func (e *Engine) boost(c *candidate, now time.Time, periods []period) float64 {
 	d := c.doc
 	f := 1.0
 	add := func(name string, v float64, detail string) {
@@ -28,6 +28,9 @@ func (e *Engine) boost(c *candidate, now time.Time) float64 {
 		age := max(now.Sub(d.Updated), 0)
 		v := 1 + e.cfg.RecencyBoost*math.Exp2(-float64(age)/float64(e.cfg.HalfLife))
 		add("recency", v, "updated "+d.Updated.Format(time.DateOnly))
+	}
+	if p, when, ok := dated(periods, d.Created, d.Updated, e.cfg.DateSlack); ok {
+		add("date", 1+e.cfg.DateBoost, "written "+when.Format(time.DateOnly)+", the query names "+p.String())
 	}
 	if d.Recalls > 0 {
 		v := min(1+e.cfg.HistoryBoost*math.Log2(1+float64(d.Recalls)), e.cfg.HistoryMax)

@@ -15,10 +15,11 @@
 // candidates when near enough, and every candidate gains its cosine
 // similarity; it only adds, so text the model cannot read keeps the score
 // its words give it.
-// The fused score is multiplied by boosts for type, confidence, recency and
-// recall history; suspect and superseded memories are pushed down; one hop
-// of [[links]] brings neighbours in at a discount. Ties break by name. Each
-// result says why it ranked where it did.
+// The fused score is multiplied by boosts for type, confidence, recency,
+// recall history and the dates the query names (a memory written on that
+// day, in that month or year); suspect and superseded memories are pushed
+// down; one hop of [[links]] brings neighbours in at a discount. Ties break
+// by name. Each result says why it ranked where it did.
 //
 // [Engine.Recall] embeds the query on a goroutine of its own while it
 // searches the words, and waits for it before returning; a [QueryCache]

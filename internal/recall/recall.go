@@ -93,11 +93,15 @@ func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
 		return nil, err // an index error, which names its package
 	}
 	results := make([]Result, 0, len(cands))
+	var dates []period
+	if e.cfg.DateBoost != 0 {
+		dates = periods(q.Text)
+	}
 	for _, c := range cands {
 		if c.doc == nil || !typeAllowed(c.doc.Type, q.Types) {
 			continue
 		}
-		score := c.rel * e.boost(c, q.Now)
+		score := c.rel * e.boost(c, q.Now, dates)
 		results = append(results, Result{Doc: *c.doc, Score: score, Why: c.why})
 	}
 	sortResults(results)

@@ -44,6 +44,34 @@ func TestRankingOrder(t *testing.T) {
 			order: []string{"same-file", "folder-mate", "elsewhere"},
 		},
 		{
+			name: "written on the day the query names outranks the same words written later",
+			mems: []mem{
+				{"notes-a", "The release slipped at standup", "x", "created: 2026-06-12T09:00:00Z\n"},
+				{"notes-b", "The release slipped at standup", "x", "created: 2026-05-08T09:00:00Z\n"},
+			},
+			q:     Query{Text: "what slipped at standup on 8 May, 2026?"},
+			order: []string{"notes-b", "notes-a"},
+		},
+		{
+			name: "updated in the month the query names outranks the same words updated in another",
+			mems: []mem{
+				{"plan-a", "Quarterly plan for the billing team", "x", "created: 2026-01-05T09:00:00Z\nupdated: 2026-02-01T09:00:00Z\n"},
+				{"plan-b", "Quarterly plan for the billing team", "x", "created: 2026-01-05T09:00:00Z\nupdated: 2026-03-20T09:00:00Z\n"},
+				{"plan-0", "Quarterly plan for the billing team", "x", "created: 2025-03-02T09:00:00Z\n"},
+			},
+			q:     Query{Text: "billing plan as of 2026-03"},
+			order: []string{"plan-b", "plan-0"},
+		},
+		{
+			name: "a month named alone holds in any year, a few days after it too",
+			mems: []mem{
+				{"trip-a", "Offsite trip to the coast", "x", "created: 2026-08-10T09:00:00Z\n"},
+				{"trip-b", "Offsite trip to the coast", "x", "created: 2025-07-02T09:00:00Z\n"},
+			},
+			q:     Query{Text: "the offsite trip in June"},
+			order: []string{"trip-b", "trip-a"},
+		},
+		{
 			name: "description outranks body",
 			mems: []mem{
 				{"in-body", "Deploy checklist", "Remember the postgres migration before deploying.", ""},
