@@ -150,7 +150,7 @@ func runInbox(ctx context.Context, f *Factory, asJSON bool) error {
 	}
 	tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
 	for _, n := range natives {
-		fmt.Fprintf(tw, "%s\t%s\t-\t%s (%s)\n", n.Name, n.Type, redact.String(n.Description), n.review())
+		fmt.Fprintf(tw, "%s\t%s\t-\t%s (%s)\n", n.Name, n.Type, n.Description, n.review()) // redacted by provenance.Natives
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -233,8 +233,12 @@ func TestMemoryViewFolderStaysInVault(t *testing.T) {
 	if err := os.WriteFile(f.path(".memory/"+forged), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	token := "xoxb-" + strings.Repeat("7302", 3) + "-" + strings.Repeat("a9Kq", 6) // a Slack token, joined
+	if err := os.WriteFile(f.path(".memory/"+token+".md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	got := f.ok("memory", map[string]any{"command": "view", "path": "/memories"}, nil)
-	for _, bad := range []string{"leak.md", "gone.md", "7K", "forged"} {
+	for _, bad := range []string{"leak.md", "gone.md", "7K", "forged", token} {
 		if strings.Contains(got, bad) {
 			t.Errorf("view /memories = %q, want nothing of %q", got, bad)
 		}

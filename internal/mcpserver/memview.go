@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/mnemo-dev/mnemo/internal/project"
+	"github.com/mnemo-dev/mnemo/internal/redact"
 )
 
 // Bounds of a view, to stay under Claude Code's output limit. Anthropic's
@@ -90,10 +91,14 @@ func (s *Server) viewFolder(mp memPath) (string, error) {
 // vaultFileInfo stats a file of the vault folder for a listing. A symlink
 // counts as what it points to, as in Anthropic's tool, when that is inside
 // the vault; one leading out is not listed (its target's size is news of
-// the world outside), nor is a name that would forge a line of the listing.
+// the world outside), nor is a name that would forge a line of the
+// listing, nor one that is a secret (a file named for a token).
 func vaultFileInfo(dir, name string) (fs.FileInfo, error) {
 	if strings.ContainsFunc(name, unicode.IsControl) {
 		return nil, errors.New("a control character in the name")
+	}
+	if redact.TokenKind(strings.TrimSuffix(name, ".md")) != "" {
+		return nil, errors.New("a secret as the name")
 	}
 	path := filepath.Join(dir, name)
 	fi, err := os.Lstat(path)

@@ -74,7 +74,9 @@ func Natives(ms []*memory.Memory, secrets SecretFinder) []Native {
 			continue
 		}
 		text := m.Shown()
-		n := Native{Name: m.Name, Description: m.Description, Type: m.Type, Instruction: Instruction(text)}
+		// The description is shown (the inbox, the review page) and kept
+		// (the hooks' check in the state folder): never with its secret.
+		n := Native{Name: m.Name, Description: redact.String(m.Description), Type: m.Type, Instruction: Instruction(text)}
 		if fs := secrets.Find(text); len(fs) > 0 {
 			n.Secret = fs[0].Kind
 		}
