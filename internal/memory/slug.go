@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"strings"
 	"unicode"
+
+	"github.com/mnemo-dev/mnemo/internal/redact"
 )
 
 const (
@@ -26,12 +28,13 @@ const (
 // determiner, auxiliary or modal, "not"): "Ledger IDs are ULIDs: sort them
 // as strings" gives "ledger-ids-ulids", not "ledger-ids-ulids-sort-them-as".
 //
-// A description with nothing usable, such as one written only in CJK or
-// emoji, gives "memory-" and the first 8 hex digits of the SHA-256 of the
+// A redaction marker ("[REDACTED:password]") is no word of the
+// description. A description with nothing usable, such as one written
+// only in CJK or emoji, or only a redacted secret, gives "memory-" and the first 8 hex digits of the SHA-256 of the
 // description, so the name is never empty and the same description always
 // gives the same name. Every result matches ^[a-z0-9][a-z0-9-]{0,63}$.
 func Slug(description string) string {
-	words := slugWords(description)
+	words := slugWords(redact.Unmarked(description)) // "[REDACTED:password]" names nothing
 	if kept := dropStopWords(words); len(kept) > 0 {
 		words = kept
 	}
@@ -45,7 +48,7 @@ func Slug(description string) string {
 // Sluggable reports whether [Slug] can make a name of s's words: false
 // when s has no letter or digit it can fold to ASCII (a description in
 // Japanese, say), where Slug falls back to memory-<hash>.
-func Sluggable(s string) bool { return len(slugWords(s)) > 0 }
+func Sluggable(s string) bool { return len(slugWords(redact.Unmarked(s))) > 0 }
 
 // A slugWord is a word of a description, and whether a phrase ends after
 // it (punctuation follows it: , ; : ! ? ( ) a dash, or a full stop).

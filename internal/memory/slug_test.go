@@ -31,6 +31,8 @@ func TestSlug(t *testing.T) {
 		{"only stop words", "To be or not to be", "not"},
 		{"nothing but stop words", "it is that", "it-is-that"},
 		{"accents", "Café über Straße", "cafe-uber-strasse"},
+		{"a redacted secret names nothing", "The staging admin password is [REDACTED:password]", "staging-admin-password"},
+		{"nothing but a redacted secret", "[REDACTED:github-token]", "memory-5a911e44"},
 		{"ligatures and strokes", "Œuvre Æsir Łódź Þór", "oeuvre-aesir-lodz-thor"},
 		{"combining accent", "Cafe\u0301 au lait", "cafe-au-lait"},
 		{"dotted capital I", "İstanbul office", "istanbul-office"},

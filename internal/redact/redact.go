@@ -87,6 +87,12 @@ func (r *Redactor) String(s string) string {
 // maxPasses bounds the passes of [Redactor.String].
 const maxPasses = 4
 
+// The marker that replaces a finding: markerStart, its kind, markerEnd.
+const (
+	markerStart = "[REDACTED:"
+	markerEnd   = "]"
+)
+
 // replace writes s with each finding replaced by its marker.
 func replace(s string, fs []span) string {
 	var b strings.Builder
@@ -94,13 +100,30 @@ func replace(s string, fs []span) string {
 	prev := 0
 	for _, f := range fs {
 		b.WriteString(s[prev:f.start])
-		b.WriteString("[REDACTED:")
+		b.WriteString(markerStart)
 		b.WriteString(f.kind)
-		b.WriteByte(']')
+		b.WriteString(markerEnd)
 		prev = f.end
 	}
 	b.WriteString(s[prev:])
 	return b.String()
+}
+
+// Unmarked returns s without the markers [Redactor.String] leaves, each
+// replaced by a space: for what is made of a text's words (a memory's
+// name), where "redacted" and a kind are no word of the text.
+func Unmarked(s string) string {
+	for {
+		i := strings.Index(s, markerStart)
+		if i < 0 {
+			return s
+		}
+		j := strings.Index(s[i:], markerEnd)
+		if j < 0 {
+			return s
+		}
+		s = s[:i] + " " + s[i+j+len(markerEnd):]
+	}
 }
 
 // Find returns what one pass of [Redactor.String] removes from s, sorted
