@@ -57,9 +57,8 @@ type DB struct {
 	mu    sync.Mutex // guards following
 	stmts map[string]*sql.Stmt
 
-	vmu       sync.Mutex // guards following
-	vectors   *vectorSet // every vector, as last read (see Nearest)
-	vectorsAt [2]int64   // the sync and vector generations they were read at (see vectorsKey)
+	vmu    sync.Mutex   // guards following, and the set of each vectorState
+	vstate *vectorState // what the vectors were when last read (see Vectors)
 }
 
 // stmt returns the statement for query, prepared on first use: the search
