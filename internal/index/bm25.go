@@ -127,7 +127,7 @@ func (db *DB) search(ctx context.Context, stems []string, q WordQuery) (WordResu
 		return WordResult{}, err
 	}
 	defer tx.Rollback()
-	l, err := readLengths(ctx, tx, q.Filter)
+	l, err := db.readLengths(ctx, tx, q.Filter)
 	if err != nil || l.docs == 0 {
 		return WordResult{}, err
 	}
@@ -170,14 +170,25 @@ func (db *DB) prune(ctx context.Context, tx *sql.Tx, stems []string, budget int)
 	return kept, dropped, nil
 }
 
-func readLengths(ctx context.Context, tx *sql.Tx, f Filter) (*lengths, error) {
+// readLengths reads the lengths row in tx. Its data (30 KB at 10,000
+// memories) is read only when a sync wrote it since the last search: it
+// is kept with the generation of the sync that wrote it.
+func (db *DB) readLengths(ctx context.Context, tx *sql.Tx, f Filter) (*lengths, error) {
 	l := &lengths{}
 	var tokens int
-	err := tx.QueryRowContext(ctx, "SELECT docs, tokens, data FROM lengths WHERE k = 1").Scan(&l.docs, &tokens, &l.data)
+	var gen int64
+	stmt, err := db.stmt(ctx, "SELECT docs, tokens, gen FROM lengths WHERE k = 1")
+	if err != nil {
+		return nil, fmt.Errorf("index: search: %w", err)
+	}
+	err = tx.StmtContext(ctx, stmt).QueryRowContext(ctx).Scan(&l.docs, &tokens, &gen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return l, nil
 	}
 	if err != nil {
+		return nil, fmt.Errorf("index: search: %w", err)
+	}
+	if l.data, err = db.lengthsData(ctx, tx, gen); err != nil {
 		return nil, fmt.Errorf("index: search: %w", err)
 	}
 	if l.docs > 0 {
@@ -187,6 +198,25 @@ func readLengths(ctx context.Context, tx *sql.Tx, f Filter) (*lengths, error) {
 		l.filter = append(l.filter, typeCode(t))
 	}
 	return l, nil
+}
+
+// lengthsData returns the lengths row's data as the sync of generation
+// gen wrote it, from memory when the last search read that one. It is
+// shared: callers must not change it.
+func (db *DB) lengthsData(ctx context.Context, tx *sql.Tx, gen int64) ([]byte, error) {
+	db.lmu.Lock()
+	data, at := db.lengths, db.lengthsAt
+	db.lmu.Unlock()
+	if data != nil && at == gen {
+		return data, nil
+	}
+	if err := tx.QueryRowContext(ctx, "SELECT data FROM lengths WHERE k = 1").Scan(&data); err != nil {
+		return nil, err
+	}
+	db.lmu.Lock()
+	db.lengths, db.lengthsAt = data, gen
+	db.lmu.Unlock()
+	return data, nil
 }
 
 // bm25 scores every memory holding a stem, from the stems' occurrences

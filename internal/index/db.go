@@ -59,6 +59,10 @@ type DB struct {
 
 	vmu    sync.Mutex   // guards following, and the set of each vectorState
 	vstate *vectorState // what the vectors were when last read (see Vectors)
+
+	lmu       sync.Mutex // guards following
+	lengths   []byte     // the lengths row's data, as the last search read it
+	lengthsAt int64      // the generation of the sync that wrote it
 }
 
 // stmt returns the statement for query, prepared on first use: the search
