@@ -242,12 +242,14 @@ func (db *DB) bm25(ctx context.Context, tx *sql.Tx, stems []string, w Weights, l
 	return score, nil
 }
 
-// occurrencesQuery reads each occurrence of a stem as one integer: its
-// memory's row times 8 plus its column's code (see [Weights.byCode]). A
-// column less a row halves what the driver costs, which is most of what
-// a search costs: it takes the connection's mutex for each column read.
-const occurrencesQuery = `SELECT doc << 3 | CASE col WHEN 'name' THEN 1 WHEN 'description' THEN 2
-	WHEN 'body' THEN 3 WHEN 'tags' THEN 4 WHEN 'files' THEN 5 WHEN 'context' THEN 6 ELSE 0 END
+// occurrencesQuery reads every occurrence of a stem as one integer each,
+// its memory's row times 8 plus its column's code (see [Weights.byCode]),
+// in the order of the word index (by row, then column), joined by commas
+// into one text: one row, where a row an occurrence cost the driver more
+// than SQLite's finding them (it takes the connection's mutex for every
+// column of every row).
+const occurrencesQuery = `SELECT group_concat(doc << 3 | CASE col WHEN 'name' THEN 1 WHEN 'description' THEN 2
+	WHEN 'body' THEN 3 WHEN 'tags' THEN 4 WHEN 'files' THEN 5 WHEN 'context' THEN 6 ELSE 0 END)
 	FROM memories_inst WHERE term = ?`
 
 // termFreqs are the weighted frequencies of one stem by row, and the
@@ -269,26 +271,40 @@ func (f *termFreqs) read(ctx context.Context, st *sql.Stmt, stem string, weights
 		return err
 	}
 	defer rows.Close()
-	var v int64
-	for rows.Next() {
-		if err := rows.Scan(&v); err != nil {
-			return err
+	if !rows.Next() {
+		return rows.Err()
+	}
+	var list sql.RawBytes // NULL when no memory holds stem
+	if err := rows.Scan(&list); err != nil {
+		return err
+	}
+	v := int64(0)
+	for i, c := range list {
+		if c >= '0' && c <= '9' {
+			v = 10*v + int64(c-'0')
+			if i+1 < len(list) {
+				continue
+			}
+		} else if c != ',' {
+			return fmt.Errorf("occurrences of %q: %q in the list", stem, c)
 		}
-		doc := v >> 3
-		if doc < 0 {
-			continue // SQLite numbers rows from 1
-		}
-		if doc >= int64(len(f.freq)) { // past the lengths row: counted, not scored (see add)
-			f.freq = append(f.freq, make([]float64, doc+1-int64(len(f.freq)))...)
-			f.held = append(f.held, make([]bool, len(f.freq)-len(f.held))...)
-		}
-		if !f.held[doc] {
-			f.held[doc] = true
-			f.rows = append(f.rows, doc)
-		}
-		f.freq[doc] += weights[v&7]
+		f.add(v>>3, weights[v&7])
+		v = 0
 	}
 	return rows.Err()
+}
+
+// add adds weight to the frequency of row doc.
+func (f *termFreqs) add(doc int64, weight float64) {
+	if doc >= int64(len(f.freq)) { // past the lengths row: counted, not scored (see lengths.add)
+		f.freq = append(f.freq, make([]float64, doc+1-int64(len(f.freq)))...)
+		f.held = append(f.held, make([]bool, len(f.freq)-len(f.held))...)
+	}
+	if !f.held[doc] {
+		f.held[doc] = true
+		f.rows = append(f.rows, doc)
+	}
+	f.freq[doc] += weight
 }
 
 // byCode returns the weights of the columns by the codes of
