@@ -15,16 +15,20 @@ func (w *weights) encode(batch [][]int32) [][]float32 {
 	for _, ids := range batch {
 		n += len(ids)
 	}
-	var scratch []scratch // decoded matrices need none
-	if !w.dense {
-		scratch = newScratch(max(1, min(runtime.GOMAXPROCS(0), 4)))
+	wk := &work{}
+	if !w.dense { // decoded matrices need no workers' buffers
+		wk.workers = newScratch(max(1, min(runtime.GOMAXPROCS(0), 4)))
 	}
-	x := w.input(batch, n)
+	if n <= arenaRows {
+		wk.arena = w.arenas.get()
+		defer w.arenas.put(wk.arena)
+	}
+	x := w.input(batch, n, wk)
 	last := len(w.layers) - 1
 	for i := range last {
-		x = w.layers[i].apply(x, batch, n, scratch)
+		x = w.layers[i].apply(x, batch, n, wk)
 	}
-	out := w.pool(w.layers[last].applyMean(x, batch, n, scratch), batch, scratch)
+	out := w.pool(w.layers[last].applyMean(x, batch, n, wk), batch, wk)
 	runtime.KeepAlive(w) // its decoded matrices are freed with it (see [weights.decodeMatrices])
 	return out
 }
@@ -32,8 +36,8 @@ func (w *weights) encode(batch [][]int32) [][]float32 {
 // input returns the first layer's input: each token's embedding twice
 // (the graph adds the timing signal to a copy of the embeddings, then the
 // copy to the embeddings) plus the sinusoid of its position.
-func (w *weights) input(batch [][]int32, n int) []float32 {
-	x := make([]float32, n*embedWidth)
+func (w *weights) input(batch [][]int32, n int, wk *work) []float32 {
+	x := wk.take(n * embedWidth)
 	half := embedWidth / 2
 	r := 0
 	for _, ids := range batch {
@@ -53,10 +57,10 @@ func (w *weights) input(batch [][]int32, n int) []float32 {
 
 // apply runs the layer on x (n rows of l.in values) and returns its
 // output, n rows of [width] values.
-func (l *layer) apply(x []float32, batch [][]int32, n int, scratch []scratch) []float32 {
-	y := l.attention(x, batch, n, scratch)
-	f := l.hidden(y, n, scratch)
-	f = linear(f, n, l.ffn2W, l.ffn2B, scratch)
+func (l *layer) apply(x []float32, batch [][]int32, n int, wk *work) []float32 {
+	y := l.attention(x, batch, n, wk)
+	f := l.hidden(y, n, wk)
+	f = linear(f, n, l.ffn2W, l.ffn2B, wk)
 	for i := range y {
 		y[i] += f[i]
 	}
@@ -69,10 +73,10 @@ func (l *layer) apply(x []float32, batch [][]int32, n int, scratch []scratch) []
 // it multiplies the mean of its inputs instead of each token's: the same
 // vector but for float rounding, for a sixth of the encoder's work per
 // token.
-func (l *layer) applyMean(x []float32, batch [][]int32, n int, scratch []scratch) []float32 {
-	y := l.attention(x, batch, n, scratch)
-	f := linear(means(l.hidden(y, n, scratch), batch, hidden), len(batch), l.ffn2W, l.ffn2B, scratch)
-	mean := means(y, batch, width)
+func (l *layer) applyMean(x []float32, batch [][]int32, n int, wk *work) []float32 {
+	y := l.attention(x, batch, n, wk)
+	f := linear(means(l.hidden(y, n, wk), batch, hidden, wk), len(batch), l.ffn2W, l.ffn2B, wk)
+	mean := means(y, batch, width, wk)
 	for b, ids := range batch {
 		if len(ids) == 0 {
 			continue // a mean of no rows, without the bias
@@ -86,8 +90,8 @@ func (l *layer) applyMean(x []float32, batch [][]int32, n int, scratch []scratch
 
 // means returns the mean of each sentence's rows of x (d values a row),
 // zeros for a sentence without tokens.
-func means(x []float32, batch [][]int32, d int) []float32 {
-	mean := make([]float32, len(batch)*d)
+func means(x []float32, batch [][]int32, d int, wk *work) []float32 {
+	mean := wk.take(len(batch) * d)
 	r := 0
 	for b, ids := range batch {
 		m := mean[b*d : (b+1)*d]
@@ -108,9 +112,9 @@ func means(x []float32, batch [][]int32, d int) []float32 {
 // hidden returns the feed-forward's inner activations of y (n rows of
 // [width] values): its normalised rows through the first matrix and a
 // ReLU.
-func (l *layer) hidden(y []float32, n int, scratch []scratch) []float32 {
-	h := layerNorm(y, width, l.ln2Scale, l.ln2Bias)
-	f := linear(h, n, l.ffn1W, l.ffn1B, scratch)
+func (l *layer) hidden(y []float32, n int, wk *work) []float32 {
+	h := layerNorm(y, width, l.ln2Scale, l.ln2Bias, wk)
+	f := linear(h, n, l.ffn1W, l.ffn1B, wk)
 	for i, v := range f {
 		f[i] = max(v, 0)
 	}
@@ -120,19 +124,19 @@ func (l *layer) hidden(y []float32, n int, scratch []scratch) []float32 {
 // attention returns the layer's output before its feed-forward: the
 // attention of x's normalised rows, projected, plus x (projected to
 // [width] when l.in differs).
-func (l *layer) attention(x []float32, batch [][]int32, n int, scratch []scratch) []float32 {
-	h := layerNorm(x, l.in, l.ln1Scale, l.ln1Bias)
-	qkv := linear(h, n, l.qkvW, l.qkvB, scratch)
-	att := make([]float32, n*l.in)
+func (l *layer) attention(x []float32, batch [][]int32, n int, wk *work) []float32 {
+	h := layerNorm(x, l.in, l.ln1Scale, l.ln1Bias, wk)
+	qkv := linear(h, n, l.qkvW, l.qkvB, wk)
+	att := wk.take(n * l.in)
 	r := 0
 	for _, ids := range batch {
-		l.attend(qkv[r*3*l.in:], att[r*l.in:], len(ids))
+		l.attend(qkv[r*3*l.in:], att[r*l.in:], len(ids), wk)
 		r += len(ids)
 	}
-	y := linear(att, n, l.outW, l.outB, scratch)
+	y := linear(att, n, l.outW, l.outB, wk)
 	res := x
 	if l.resW != nil {
-		res = linear(x, n, l.resW, l.resB, scratch)
+		res = linear(x, n, l.resW, l.resB, wk)
 	}
 	for i := range y {
 		y[i] += res[i]
@@ -146,13 +150,13 @@ func (l *layer) attention(x []float32, batch [][]int32, n int, scratch []scratch
 // go through the layer's [kernel], its queries, keys (transposed) and
 // values first copied out whole: n·l.in values each, against the n²·l.in
 // multiply-adds they feed.
-func (l *layer) attend(qkv, out []float32, n int) {
+func (l *layer) attend(qkv, out []float32, n int, wk *work) {
 	if n == 0 {
 		return
 	}
 	kn, hw, ld := l.qkvW.kn, l.in/heads, 3*l.in
-	q, kt, v := make([]float32, n*hw), make([]float32, hw*n), make([]float32, n*hw)
-	scores := make([]float32, n*n)
+	q, kt, v := wk.take(n*hw), wk.take(hw*n), wk.take(n*hw)
+	scores := wk.take(n * n)
 	for h := range heads {
 		for i := range n {
 			row := qkv[i*ld+h*hw:]
@@ -179,8 +183,9 @@ func (l *layer) attend(qkv, out []float32, n int) {
 // of the last layer (see [layer.applyMean]): through a tanh layer, scaled
 // to length 1. A sentence without tokens has a mean of zeros, as in the
 // graph.
-func (w *weights) pool(mean []float32, batch [][]int32, scratch []scratch) [][]float32 {
-	y := linear(mean, len(batch), w.poolW, w.poolB, scratch)
+func (w *weights) pool(mean []float32, batch [][]int32, wk *work) [][]float32 {
+	// Not from the arena: the vectors returned are slices of y.
+	y := linear(mean, len(batch), w.poolW, w.poolB, &work{workers: wk.workers})
 	out := make([][]float32, len(batch))
 	for b := range out {
 		v := y[b*width : (b+1)*width : (b+1)*width]
@@ -198,23 +203,23 @@ func (w *weights) pool(mean []float32, batch [][]int32, scratch []scratch) [][]f
 	return out
 }
 
-// linear returns x·w + b for x of n rows; scratch is [matrix.mulAdd]'s.
-func linear(x []float32, n int, w *matrix, b []float32, scratch []scratch) []float32 {
+// linear returns x·w + b for x of n rows, multiplied with wk's workers.
+func linear(x []float32, n int, w *matrix, b []float32, wk *work) []float32 {
 	out := w.t.Cols
-	y := make([]float32, n*out)
+	y := wk.take(n * out)
 	for i := range n {
 		copy(y[i*out:(i+1)*out], b)
 	}
 	if n > 0 {
-		w.mulAdd(x, n, y, scratch)
+		w.mulAdd(x, n, y, wk.workers)
 	}
 	return y
 }
 
 // layerNorm returns each row of x (d values) less its mean, over its
 // standard deviation, times scale plus bias.
-func layerNorm(x []float32, d int, scale, bias []float32) []float32 {
-	y := make([]float32, len(x))
+func layerNorm(x []float32, d int, scale, bias []float32, wk *work) []float32 {
+	y := wk.take(len(x))
 	for r := 0; r < len(x); r += d {
 		row, out := x[r:r+d], y[r:r+d]
 		var sum float32

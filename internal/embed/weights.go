@@ -49,7 +49,8 @@ type weights struct {
 	layers [2]layer
 	poolW  *matrix // width × width, then tanh
 	poolB  []float32
-	dense  bool // every matrix is decoded (see [weights.decodeMatrices])
+	dense  bool      // every matrix is decoded (see [weights.decodeMatrices])
+	arenas arenaPool // for the buffers of encodes of one text (see [arena])
 }
 
 // decodeMatrices decodes every matrix of w, laid out for its kernel

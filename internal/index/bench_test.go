@@ -232,7 +232,7 @@ func BenchmarkNearest10k(b *testing.B) {
 	b.Run("read", func(b *testing.B) {
 		for b.Loop() {
 			db.vmu.Lock()
-			db.vectors = nil
+			db.vstate = nil
 			db.vmu.Unlock()
 			if _, err := db.Nearest(ctx, NearQuery{Vector: q[0], Model: "hash", Limit: 30}); err != nil {
 				b.Fatal(err)

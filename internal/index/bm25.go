@@ -127,7 +127,7 @@ func (db *DB) search(ctx context.Context, stems []string, q WordQuery) (WordResu
 		return WordResult{}, err
 	}
 	defer tx.Rollback()
-	l, err := readLengths(ctx, tx, q.Filter)
+	l, err := db.readLengths(ctx, tx, q.Filter)
 	if err != nil || l.docs == 0 {
 		return WordResult{}, err
 	}
@@ -170,14 +170,25 @@ func (db *DB) prune(ctx context.Context, tx *sql.Tx, stems []string, budget int)
 	return kept, dropped, nil
 }
 
-func readLengths(ctx context.Context, tx *sql.Tx, f Filter) (*lengths, error) {
+// readLengths reads the lengths row in tx. Its data (30 KB at 10,000
+// memories) is read only when a sync wrote it since the last search: it
+// is kept with the generation of the sync that wrote it.
+func (db *DB) readLengths(ctx context.Context, tx *sql.Tx, f Filter) (*lengths, error) {
 	l := &lengths{}
 	var tokens int
-	err := tx.QueryRowContext(ctx, "SELECT docs, tokens, data FROM lengths WHERE k = 1").Scan(&l.docs, &tokens, &l.data)
+	var gen int64
+	stmt, err := db.stmt(ctx, "SELECT docs, tokens, gen FROM lengths WHERE k = 1")
+	if err != nil {
+		return nil, fmt.Errorf("index: search: %w", err)
+	}
+	err = tx.StmtContext(ctx, stmt).QueryRowContext(ctx).Scan(&l.docs, &tokens, &gen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return l, nil
 	}
 	if err != nil {
+		return nil, fmt.Errorf("index: search: %w", err)
+	}
+	if l.data, err = db.lengthsData(ctx, tx, gen); err != nil {
 		return nil, fmt.Errorf("index: search: %w", err)
 	}
 	if l.docs > 0 {
@@ -189,78 +200,132 @@ func readLengths(ctx context.Context, tx *sql.Tx, f Filter) (*lengths, error) {
 	return l, nil
 }
 
+// lengthsData returns the lengths row's data as the sync of generation
+// gen wrote it, from memory when the last search read that one. It is
+// shared: callers must not change it.
+func (db *DB) lengthsData(ctx context.Context, tx *sql.Tx, gen int64) ([]byte, error) {
+	db.lmu.Lock()
+	data, at := db.lengths, db.lengthsAt
+	db.lmu.Unlock()
+	if data != nil && at == gen {
+		return data, nil
+	}
+	if err := tx.QueryRowContext(ctx, "SELECT data FROM lengths WHERE k = 1").Scan(&data); err != nil {
+		return nil, err
+	}
+	db.lmu.Lock()
+	db.lengths, db.lengthsAt = data, gen
+	db.lmu.Unlock()
+	return data, nil
+}
+
 // bm25 scores every memory holding a stem, from the stems' occurrences
-// (stems are distinct, at most 64).
-func (db *DB) bm25(ctx context.Context, tx *sql.Tx, stems []string, w Weights, l *lengths) (map[int64]scored, error) {
-	stmt, err := db.stmt(ctx, "SELECT doc, col FROM memories_inst WHERE term = ?")
+// (stems are distinct, at most 64), by row: the rows are the lengths
+// row's, numbered from 0, and a slice by row costs a search a fraction
+// of what maps of the few thousand memories holding its words did.
+func (db *DB) bm25(ctx context.Context, tx *sql.Tx, stems []string, w Weights, l *lengths) ([]scored, error) {
+	stmt, err := db.stmt(ctx, occurrencesQuery)
 	if err != nil {
 		return nil, err
 	}
 	st := tx.StmtContext(ctx, stmt)
 	defer st.Close()
-	score := make(map[int64]scored)
-	freq := make(map[int64]float64)
+	weights := w.byCode()
+	score := make([]scored, len(l.data)/3)
+	f := termFreqs{freq: make([]float64, len(score)), held: make([]bool, len(score))}
 	for i, s := range stems {
-		if err := occurrences(ctx, st, s, w, freq); err != nil {
+		if err := f.read(ctx, st, s, &weights); err != nil {
 			return nil, err
 		}
-		l.add(score, freq, i)
+		l.add(score, &f, i)
 	}
 	return score, nil
 }
 
-// occurrences fills freq with the weighted frequency of stem in each
-// memory holding it.
-func occurrences(ctx context.Context, st *sql.Stmt, stem string, w Weights, freq map[int64]float64) error {
-	clear(freq)
+// occurrencesQuery reads every occurrence of a stem as one integer each,
+// its memory's row times 8 plus its column's code (see [Weights.byCode]),
+// in the order of the word index (by row, then column), joined by commas
+// into one text: one row, where a row an occurrence cost the driver more
+// than SQLite's finding them (it takes the connection's mutex for every
+// column of every row).
+const occurrencesQuery = `SELECT group_concat(doc << 3 | CASE col WHEN 'name' THEN 1 WHEN 'description' THEN 2
+	WHEN 'body' THEN 3 WHEN 'tags' THEN 4 WHEN 'files' THEN 5 WHEN 'context' THEN 6 ELSE 0 END)
+	FROM memories_inst WHERE term = ?`
+
+// termFreqs are the weighted frequencies of one stem by row, and the
+// rows holding it (a column of weight 0 too) in the order first read.
+type termFreqs struct {
+	freq []float64
+	held []bool
+	rows []int64
+}
+
+// read sets f to the weighted frequency of stem in each memory holding it.
+func (f *termFreqs) read(ctx context.Context, st *sql.Stmt, stem string, weights *[8]float64) error {
+	for _, r := range f.rows {
+		f.freq[r], f.held[r] = 0, false
+	}
+	f.rows = f.rows[:0]
 	rows, err := st.QueryContext(ctx, stem)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	var doc int64
-	var col sql.RawBytes
-	for rows.Next() {
-		if err := rows.Scan(&doc, &col); err != nil {
-			return err
+	if !rows.Next() {
+		return rows.Err()
+	}
+	var list sql.RawBytes // NULL when no memory holds stem
+	if err := rows.Scan(&list); err != nil {
+		return err
+	}
+	v := int64(0)
+	for i, c := range list {
+		if c >= '0' && c <= '9' {
+			v = 10*v + int64(c-'0')
+			if i+1 < len(list) {
+				continue
+			}
+		} else if c != ',' {
+			return fmt.Errorf("occurrences of %q: %q in the list", stem, c)
 		}
-		freq[doc] += w.of(col)
+		f.add(v>>3, weights[v&7])
+		v = 0
 	}
 	return rows.Err()
 }
 
-// of returns the weight of a column by its name.
-func (w Weights) of(col []byte) float64 {
-	switch string(col) {
-	case "name":
-		return w.Name
-	case "description":
-		return w.Description
-	case "body":
-		return w.Body
-	case "tags":
-		return w.Tags
-	case "files":
-		return w.Files
-	case "context":
-		return w.Context
+// add adds weight to the frequency of row doc.
+func (f *termFreqs) add(doc int64, weight float64) {
+	if doc >= int64(len(f.freq)) { // past the lengths row: counted, not scored (see lengths.add)
+		f.freq = append(f.freq, make([]float64, doc+1-int64(len(f.freq)))...)
+		f.held = append(f.held, make([]bool, len(f.freq)-len(f.held))...)
 	}
-	return 0
+	if !f.held[doc] {
+		f.held[doc] = true
+		f.rows = append(f.rows, doc)
+	}
+	f.freq[doc] += weight
 }
 
-// add adds one stem's BM25 terms (stem i, frequencies freq) to score.
-func (l *lengths) add(score map[int64]scored, freq map[int64]float64, i int) {
-	n := float64(len(freq))
+// byCode returns the weights of the columns by the codes of
+// occurrencesQuery; code 0, any other column, weighs nothing.
+func (w Weights) byCode() [8]float64 {
+	return [8]float64{0, w.Name, w.Description, w.Body, w.Tags, w.Files, w.Context}
+}
+
+// add adds one stem's BM25 terms (stem i, frequencies f) to score, by row.
+func (l *lengths) add(score []scored, f *termFreqs, i int) {
+	n := float64(len(f.rows))
 	idf := max(math.Log((float64(l.docs)-n+0.5)/(n+0.5)), 1e-6)
-	for doc, tf := range freq {
+	for _, doc := range f.rows {
 		dl, typ, ok := l.of(doc)
 		if !ok || (l.filter != nil && !slices.Contains(l.filter, typ)) {
 			continue
 		}
-		sc := score[doc]
+		tf := f.freq[doc]
+		sc := &score[doc]
 		sc.score += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(dl)/l.avg))
 		sc.stems |= 1 << i
-		score[doc] = sc
 	}
 }
 
@@ -273,13 +338,13 @@ type scored struct {
 // topHits returns the limit best scores, best first, ties to the lower row,
 // each with the stems it holds. It keeps the best in a heap rather than
 // sorting every memory that matched.
-func topHits(score map[int64]scored, stems []string, limit int) []Hit {
+func topHits(score []scored, stems []string, limit int) []Hit {
 	h := &hitHeap{}
 	for id, s := range score {
 		if s.score <= 0 {
 			continue
 		}
-		c := idScore{id, s.score}
+		c := idScore{int64(id), s.score}
 		if h.Len() < limit {
 			heap.Push(h, c)
 		} else if better(c, (*h)[0]) {

@@ -57,9 +57,12 @@ type DB struct {
 	mu    sync.Mutex // guards following
 	stmts map[string]*sql.Stmt
 
-	vmu       sync.Mutex // guards following
-	vectors   *vectorSet // every vector, as last read (see Nearest)
-	vectorsAt [2]int64   // the sync and vector generations they were read at (see vectorsKey)
+	vmu    sync.Mutex   // guards following, and the set of each vectorState
+	vstate *vectorState // what the vectors were when last read (see Vectors)
+
+	lmu       sync.Mutex // guards following
+	lengths   []byte     // the lengths row's data, as the last search read it
+	lengthsAt int64      // the generation of the sync that wrote it
 }
 
 // stmt returns the statement for query, prepared on first use: the search

@@ -10,11 +10,16 @@ import "golang.org/x/sys/cpu"
 // 5 MB instead of 20.
 //
 // With AVX2 and FMA (x86 since 2013) and dim a multiple of 8 the work is
-// done by dotsAVX2; elsewhere by dotsGeneric. Both add float32 products,
+// done by dotsAVX2, or where AVX-512 runs by dotsAVX512, which gives the
+// same results to the bit; elsewhere by dotsGeneric. Both add float32 products,
 // in other orders, so they agree to about 1e-6 of the sum.
 func dots(codes []byte, scales, q, out []float32, dim int) {
 	if dim <= 0 || len(q) < dim || len(scales) < len(out) || len(codes) < len(out)*dim {
 		panic("index: dots: short arguments")
+	}
+	if dim%8 == 0 && cpu.X86.HasAVX512F {
+		dotsAVX512(codes, scales, q, out, dim)
+		return
 	}
 	if dim%8 == 0 && cpu.X86.HasAVX2 && cpu.X86.HasFMA {
 		dotsAVX2(codes, scales, q, out, dim)
@@ -37,3 +42,14 @@ func dots(codes []byte, scales, q, out []float32, dim int) {
 //
 //go:noescape
 func dotsAVX2(codes []byte, scales, q, out []float32, dim int)
+
+// dotsAVX512 is [dotsAVX2] sixteen values to an instruction, on a
+// processor with AVX-512, with the same sums in the same order: the same
+// scores to the bit, so that which of the two scans changes no ranking.
+// Half the sign extensions (VPMOVSXBD, port 5) of dotsAVX2 for the same
+// work: BenchmarkDots on this project's machine (load 15 on 2 cores, three
+// runs), 10,000 vectors 26-42 ns a vector against 37-44, 256 vectors (in
+// cache) 20-40 against 47-129.
+//
+//go:noescape
+func dotsAVX512(codes []byte, scales, q, out []float32, dim int)

@@ -125,7 +125,7 @@ func BenchmarkDots(b *testing.B) {
 				blas32.Vector{N: dim, Inc: 1, Data: q}, 0, blas32.Vector{N: n, Inc: 1, Data: out})
 		}
 		q, out := randomUnit(r, 512), make([]float32, n)
-		for _, k := range []kernel{{"dots", dots}, {"generic", dotsGeneric}, {"gonum", gonum}} {
+		for _, k := range append([]kernel{{"dots", dots}, {"generic", dotsGeneric}, {"gonum", gonum}}, archKernels()...) {
 			b.Run(fmt.Sprintf("%s/%d", k.name, n), func(b *testing.B) {
 				for b.Loop() {
 					k.f(codes, scales, q, out, 512)

@@ -2,10 +2,7 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"encoding/binary"
-	"errors"
-	"fmt"
 	"math"
 	"slices"
 )
@@ -34,17 +31,11 @@ func (db *DB) Nearest(ctx context.Context, q NearQuery) ([]Hit, error) {
 	if q.Limit <= 0 || len(q.Vector) == 0 {
 		return nil, nil
 	}
-	var vs *vectorSet
-	var err error
-	if q.Among != nil {
-		vs, err = db.amongVectors(ctx, q.Among, q.Model)
-	} else {
-		vs, err = db.allVectors(ctx, q.Model)
-	}
+	v, err := db.Vectors(ctx, q.Model)
 	if err != nil {
-		return nil, fmt.Errorf("index: nearest: %w", err)
+		return nil, err
 	}
-	return vs.nearest(q), nil
+	return v.Nearest(ctx, q)
 }
 
 // A vectorSet is vectors in memory as they are stored (see encodeVector):
@@ -143,95 +134,4 @@ func (vs *vectorSet) nearest(q NearQuery) []Hit {
 		hits[j] = Hit{ID: vs.ids[c.i], Score: float64(c.s)}
 	}
 	return hits
-}
-
-// vectorsKey returns the sync and vector generations, which tell whether
-// the vectors kept in memory are still those of the file, and the model
-// the vectors are of, which changes only with the vector generation.
-func (db *DB) vectorsKey(ctx context.Context) ([2]int64, string, error) {
-	var key [2]int64
-	var model string
-	stmt, err := db.stmt(ctx, `SELECT coalesce((SELECT gen FROM lengths WHERE k = 1), 0),
-		coalesce((SELECT gen FROM vector_gen WHERE k = 1), 0),
-		coalesce((SELECT model FROM vector_gen WHERE k = 1), '')`)
-	if err != nil {
-		return key, "", err
-	}
-	err = stmt.QueryRowContext(ctx).Scan(&key[0], &key[1], &model)
-	return key, model, err
-}
-
-// allVectors returns every vector, from memory when neither a sync nor
-// EmbedMissing wrote since they were read; none when they are of another
-// model than model.
-func (db *DB) allVectors(ctx context.Context, model string) (*vectorSet, error) {
-	key, of, err := db.vectorsKey(ctx)
-	if err != nil || of != model {
-		return &vectorSet{}, err
-	}
-	db.vmu.Lock()
-	defer db.vmu.Unlock()
-	if db.vectors != nil && db.vectorsAt == key {
-		return db.vectors, nil
-	}
-	types, err := db.typeCodes(ctx)
-	if err != nil {
-		return nil, err
-	}
-	// In the order of the table's key: no sort, and subset can search it.
-	// The model is asked again: it may have changed since the key was read.
-	rows, err := db.sql.QueryContext(ctx, "SELECT memory_id, data FROM vectors WHERE "+ofModel+" ORDER BY memory_id", model)
-	if err != nil {
-		return nil, err
-	}
-	vs, err := scanVectors(rows, types, len(types)/3)
-	if err != nil {
-		return nil, err
-	}
-	db.vectors, db.vectorsAt = vs, key
-	return vs, nil
-}
-
-// amongVectors returns the vectors of ids, if they are of model: from
-// those kept in memory when they are current, else read from the file.
-func (db *DB) amongVectors(ctx context.Context, ids []int64, model string) (*vectorSet, error) {
-	if len(ids) == 0 {
-		return &vectorSet{}, nil
-	}
-	db.vmu.Lock()
-	kept, at := db.vectors, db.vectorsAt // never changed once kept
-	db.vmu.Unlock()
-	if kept != nil {
-		key, of, err := db.vectorsKey(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if of != model {
-			return &vectorSet{}, nil
-		}
-		if key == at {
-			return kept.subset(ids), nil
-		}
-	}
-	types, err := db.typeCodes(ctx)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := db.queryIDs(ctx, nil, "SELECT memory_id, data FROM vectors WHERE "+ofModel+" AND memory_id IN ", ids, model)
-	if err != nil {
-		return nil, err
-	}
-	return scanVectors(rows, types, len(ids))
-}
-
-// typeCodes returns the lengths row's data, which holds each row's
-// [typeCode] (see bm25.go): reading it beats joining every vector with
-// its memory by a third.
-func (db *DB) typeCodes(ctx context.Context) ([]byte, error) {
-	var data []byte
-	err := db.sql.QueryRowContext(ctx, "SELECT data FROM lengths WHERE k = 1").Scan(&data)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	return data, err
 }

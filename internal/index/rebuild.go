@@ -111,7 +111,7 @@ func (db *DB) empty(ctx context.Context) error {
 	if _, err := recreate(ctx, tx); err != nil {
 		return err
 	}
-	if err := writeLengths(ctx, tx, gen+1); err != nil {
+	if err := writeLengths(ctx, tx, nextGeneration(gen)); err != nil {
 		return err
 	}
 	return tx.Commit()

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/mnemo-dev/mnemo/internal/project"
@@ -215,10 +216,22 @@ func (db *DB) apply(ctx context.Context, gen int64, sources []Source, todo []cha
 	if err := writeManifests(ctx, tx, sources); err != nil {
 		return err
 	}
-	if err := writeLengths(ctx, tx, gen+1); err != nil {
+	if err := writeLengths(ctx, tx, nextGeneration(gen)); err != nil {
 		return err
 	}
 	return tx.Commit()
+}
+
+// nextGeneration is the generation of the sync after one at gen. The first
+// sync of an index.db starts at a random one, so that an index deleted and
+// made again (the state folder removed while a server runs) never takes
+// up the numbers of the one before: what a process keeps by generation
+// (see [DB.Vectors], [DB.readLengths]) is never taken for the new file's.
+func nextGeneration(gen int64) int64 {
+	if gen == 0 {
+		return 1 + rand.Int64N(1<<48)
+	}
+	return gen + 1
 }
 
 // take queues one loaded file, or notes why it could not be loaded, and

@@ -36,7 +36,7 @@ func TestRecallOtherModel(t *testing.T) {
 	}
 	for _, tt := range tests {
 		db.vmu.Lock()
-		db.vectors = nil
+		db.vstate = nil
 		db.vmu.Unlock()
 		if tt.keep {
 			if _, err := db.Nearest(ctx, NearQuery{Vector: modelVector("v1", "x"), Model: "v1", Limit: 1}); err != nil {

@@ -150,7 +150,11 @@ const ofModel = "EXISTS (SELECT 1 FROM vector_gen WHERE k = 1 AND model = ?)"
 // writeMean stores the mean of every vector of model (see
 // [DB.MeanVector]), unless the vectors are of another by then.
 func (db *DB) writeMean(ctx context.Context, model string) error {
-	vs, err := db.allVectors(ctx, model)
+	v, err := db.Vectors(ctx, model)
+	if err != nil {
+		return err
+	}
+	vs, err := v.all(ctx)
 	if err != nil || len(vs.ids) == 0 {
 		return err
 	}
@@ -164,8 +168,20 @@ func (db *DB) writeMean(ctx context.Context, model string) error {
 	for _, x := range mean {
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(x/float64(len(vs.ids)))))
 	}
-	_, err = db.sql.ExecContext(ctx, "INSERT OR REPLACE INTO vector_mean (k, data) SELECT 1, ? WHERE "+ofModel, b, model)
-	return err
+	// The generation moves on with the mean, as with the vectors: a
+	// process that keeps them (see [DB.Vectors]) reads it again.
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "UPDATE vector_gen SET gen = gen + 1 WHERE k = 1 AND model = ?", model); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO vector_mean (k, data) SELECT 1, ? WHERE "+ofModel, b, model); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // MeanVector returns the mean of the vault's vectors as the last
@@ -177,19 +193,11 @@ func (db *DB) writeMean(ctx context.Context, model string) error {
 // A sync that edits or removes memories leaves it as it was until the
 // next EmbedMissing: a mean moves little with a few memories.
 func (db *DB) MeanVector(ctx context.Context, model string) ([]float32, error) {
-	var b []byte
-	err := db.sql.QueryRowContext(ctx, "SELECT data FROM vector_mean WHERE k = 1 AND "+ofModel, model).Scan(&b)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
+	v, err := db.Vectors(ctx, model)
 	if err != nil {
-		return nil, fmt.Errorf("index: mean vector: %w", err)
+		return nil, err
 	}
-	v := make([]float32, len(b)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return v, nil
+	return v.Mean(), nil
 }
 
 // missingVector restricts a query on memories m to those without a vector.
@@ -210,11 +218,11 @@ func (db *DB) MissingVectors(ctx context.Context, model string) (int, error) {
 // HasVectors reports whether any memory has a vector of model (see
 // [Embedder]): recall by meaning is worth loading the model for.
 func (db *DB) HasVectors(ctx context.Context, model string) (bool, error) {
-	var ok bool
-	if err := db.sql.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM vectors) AND "+ofModel, model).Scan(&ok); err != nil {
-		return false, fmt.Errorf("index: vectors: %w", err)
+	v, err := db.Vectors(ctx, model)
+	if err != nil {
+		return false, err
 	}
-	return ok, nil
+	return v.Has(), nil
 }
 
 // unembedded is a memory waiting for its vector.

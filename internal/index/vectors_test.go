@@ -298,7 +298,7 @@ func TestNearestAmongKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.vmu.Lock()
-	db.vectors = nil
+	db.vstate = nil
 	db.vmu.Unlock()
 	read, err := db.Nearest(ctx, q)
 	if err != nil {

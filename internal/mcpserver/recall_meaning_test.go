@@ -66,3 +66,54 @@ func meaningParts(o recallOut) []string {
 	}
 	return out
 }
+
+// TestRecallByMeaningAfterAnotherProcess: the server keeps the vault's
+// vectors and their mean between calls, and a recall after another
+// process wrote them (the worker, 'mnemo reindex') uses what it wrote:
+// none when they are of another model now, the same again once they are
+// of the server's model again.
+func TestRecallByMeaningAfterAnotherProcess(t *testing.T) {
+	f := newFixture(t, recallVault, semanticEnv+"=1")
+	ctx := context.Background()
+	db, err := index.Open(ctx, filepath.Join(f.state, index.FileName), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Sync(ctx, index.Source{Name: "project", Dir: f.path(".memory")}); err != nil {
+		t.Fatal(err)
+	}
+	const query = "which package manager for the frontend"
+	var want []string
+	steps := []struct {
+		name    string
+		m       index.Embedder
+		meaning bool // the results have meaning parts
+	}{
+		{"embedded", standIn{}, true},
+		{"embedded again by another model", otherModel{}, false},
+		{"embedded by the server's model again", standIn{}, true},
+	}
+	for _, st := range steps {
+		if _, err := db.EmbedMissing(ctx, st.m, nil); err != nil {
+			t.Fatal(err)
+		}
+		var out recallOut
+		f.ok("recall", map[string]any{"query": query}, &out)
+		got := meaningParts(out)
+		if (len(got) > 0) != st.meaning {
+			t.Errorf("%s: recall(%q) has meaning parts %v, want some: %v", st.name, query, got, st.meaning)
+		}
+		if st.meaning && want != nil && !slices.Equal(got, want) {
+			t.Errorf("%s: recall(%q) meaning parts = %v, want %v", st.name, query, got, want)
+		}
+		if st.meaning && want == nil {
+			want = got
+		}
+	}
+}
+
+// otherModel is [standIn] under another model's name.
+type otherModel struct{ standIn }
+
+func (otherModel) ModelID() string { return "other" }

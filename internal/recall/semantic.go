@@ -31,7 +31,6 @@ func (e *Engine) meaning(ctx context.Context, near func() (nearby, error), f ind
 		return err
 	}
 	vec, mean, hits := nb.vec, nb.mean, slices.Clone(nb.hits) // near may be asked again
-	model := e.cfg.Semantic.ModelID()
 	// Only a memory near enough joins on its meaning alone.
 	hits = slices.DeleteFunc(hits, func(h index.Hit) bool {
 		return cands[h.ID] == nil && h.Score < e.cfg.SemanticFloor
@@ -48,7 +47,7 @@ func (e *Engine) meaning(ctx context.Context, near func() (nearby, error), f ind
 			among = append(among, id)
 		}
 	}
-	more, err := e.db.Nearest(ctx, index.NearQuery{Vector: vec, Model: model, Filter: f, Limit: len(among), Among: among})
+	more, err := nb.vectors.Nearest(ctx, index.NearQuery{Vector: vec, Filter: f, Limit: len(among), Among: among})
 	if err != nil {
 		return err
 	}
@@ -62,16 +61,16 @@ func (e *Engine) meaning(ctx context.Context, near func() (nearby, error), f ind
 
 // meanSimilarity is the mean cosine similarity of vec to the vault's
 // memories (see [index.DB.MeanVector]); 0 before the mean is known.
-func (e *Engine) meanSimilarity(ctx context.Context, vec []float32) (float64, error) {
-	mean, err := e.db.MeanVector(ctx, e.cfg.Semantic.ModelID())
-	if err != nil || len(mean) != len(vec) {
-		return 0, err
+func meanSimilarity(vs *index.Vectors, vec []float32) float64 {
+	mean := vs.Mean()
+	if len(mean) != len(vec) {
+		return 0
 	}
 	var dot float64
 	for i, x := range vec {
 		dot += float64(x) * float64(mean[i])
 	}
-	return dot, nil
+	return dot
 }
 
 // nearness is the meaning part of a memory at cosine cos to a query whose
@@ -83,28 +82,32 @@ func (e *Engine) nearness(cos, mean float64) float64 {
 // queryVector returns the vector of q's [MeaningText], or nil when recall
 // by meaning is off, the index has no vectors or the model cannot read
 // the query.
-func (e *Engine) queryVector(ctx context.Context, q Query) ([]float32, error) {
-	text, err := e.embeddable(ctx, q)
+// It returns the index's vectors with it, read once for the whole recall.
+func (e *Engine) queryVector(ctx context.Context, q Query) ([]float32, *index.Vectors, error) {
+	text, vs, err := e.embeddable(ctx, q)
 	if err != nil || text == "" {
-		return nil, err
+		return nil, nil, err
 	}
-	return e.embed(ctx, text)
+	vec, err := e.embed(ctx, text)
+	return vec, vs, err
 }
 
-// embeddable returns the text of q that the model is to embed, or ""
-// when there is none to embed (see [Engine.queryVector]).
-func (e *Engine) embeddable(ctx context.Context, q Query) (string, error) {
+// embeddable returns the text of q that the model is to embed and the
+// index's vectors, or "" when there is none to embed (see
+// [Engine.queryVector]).
+func (e *Engine) embeddable(ctx context.Context, q Query) (string, *index.Vectors, error) {
 	if e.cfg.Semantic == nil || e.cfg.SemanticWeight == 0 {
-		return "", nil
+		return "", nil, nil
 	}
 	text := MeaningText(q.Text)
 	if text == "" {
-		return "", nil
+		return "", nil, nil
 	}
-	if ok, err := e.db.HasVectors(ctx, e.cfg.Semantic.ModelID()); err != nil || !ok {
-		return "", err
+	vs, err := e.db.Vectors(ctx, e.cfg.Semantic.ModelID())
+	if err != nil || !vs.Has() {
+		return "", nil, err
 	}
-	return text, nil
+	return text, vs, nil
 }
 
 func (e *Engine) embed(ctx context.Context, text string) ([]float32, error) {
@@ -117,11 +120,13 @@ func (e *Engine) embed(ctx context.Context, text string) ([]float32, error) {
 
 // nearby is what recall by meaning finds before it sees the other
 // lists' candidates: the query's vector (nil when there is none to
-// embed), its mean similarity to the vault, and the memories nearest it.
+// embed), its mean similarity to the vault, and the memories nearest it,
+// with the index's vectors they were found in.
 type nearby struct {
-	vec  []float32
-	mean float64
-	hits []index.Hit
+	vec     []float32
+	mean    float64
+	hits    []index.Hit
+	vectors *index.Vectors
 }
 
 // startNear starts embedding q (see [Engine.queryVector]), then measuring
@@ -136,7 +141,7 @@ type nearby struct {
 // goroutine to wait for. What it returns does not depend on when it is
 // computed.
 func (e *Engine) startNear(ctx context.Context, q Query, f index.Filter, n int) func() (nearby, error) {
-	text, err := e.embeddable(ctx, q)
+	text, vs, err := e.embeddable(ctx, q)
 	if err != nil || text == "" {
 		return func() (nearby, error) { return nearby{}, err }
 	}
@@ -145,12 +150,8 @@ func (e *Engine) startNear(ctx context.Context, q Query, f index.Filter, n int) 
 		if err != nil || vec == nil {
 			return nearby{}, err
 		}
-		mean, err := e.meanSimilarity(ctx, vec)
-		if err != nil {
-			return nearby{}, err
-		}
-		hits, err := e.db.Nearest(ctx, index.NearQuery{Vector: vec, Model: e.cfg.Semantic.ModelID(), Filter: f, Limit: n})
-		return nearby{vec, mean, hits}, err
+		hits, err := vs.Nearest(ctx, index.NearQuery{Vector: vec, Filter: f, Limit: n})
+		return nearby{vec, meanSimilarity(vs, vec), hits, vs}, err
 	}
 	if e.serial {
 		return sync.OnceValues(find)
@@ -174,7 +175,7 @@ func (e *Engine) startNear(ctx context.Context, q Query, f index.Filter, n int) 
 // reading every vector of a large vault. Without an embedder, vectors,
 // or a query the model can read, the results come back as they were.
 func (e *Engine) Rerank(ctx context.Context, q Query, results []Result) ([]Result, error) {
-	vec, err := e.queryVector(ctx, q)
+	vec, vs, err := e.queryVector(ctx, q)
 	if err != nil || vec == nil || len(results) == 0 {
 		return results, err
 	}
@@ -182,14 +183,11 @@ func (e *Engine) Rerank(ctx context.Context, q Query, results []Result) ([]Resul
 	for i, r := range results {
 		ids[i] = r.ID
 	}
-	hits, err := e.db.Nearest(ctx, index.NearQuery{Vector: vec, Model: e.cfg.Semantic.ModelID(), Limit: len(ids), Among: ids})
+	hits, err := vs.Nearest(ctx, index.NearQuery{Vector: vec, Limit: len(ids), Among: ids})
 	if err != nil {
 		return nil, err
 	}
-	mean, err := e.meanSimilarity(ctx, vec)
-	if err != nil {
-		return nil, err
-	}
+	mean := meanSimilarity(vs, vec)
 	sim := make(map[int64]float64, len(hits))
 	for _, h := range hits {
 		sim[h.ID] = h.Score
