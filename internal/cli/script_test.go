@@ -32,6 +32,11 @@ func TestMain(m *testing.M) {
 // real mnemo binary in a fresh folder with its own HOME, MNEMO_HOME and git
 // identity.
 func TestScripts(t *testing.T) {
+	// testscript makes the folder of its work dirs in $GOTMPDIR and
+	// removes it only after every script in Dir ran, so each run under
+	// -run left an empty go-test-script* behind: it goes in this test's
+	// own temporary folder, removed when the test ends.
+	t.Setenv("GOTMPDIR", t.TempDir())
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: *update,
@@ -49,6 +54,12 @@ func TestScripts(t *testing.T) {
 			"workerlock": workerLock(),
 		},
 		Setup: func(env *testscript.Env) error {
+			// A race-detecting build sleeps a second before it exits, so
+			// that reports from other threads can finish printing; every
+			// mnemo a script runs (and every hook or worker that one
+			// starts) paid it: most of the race pass's time. Races found
+			// still fail the command (exit 66).
+			env.Setenv("GORACE", strings.TrimSpace(env.Getenv("GORACE")+" atexit_sleep_ms=0"))
 			home := filepath.Join(env.WorkDir, "home")
 			env.Setenv("HOME", home)
 			env.Setenv("MNEMO_HOME", filepath.Join(home, ".mnemo"))

@@ -211,11 +211,16 @@ func (c *Consolidator) bar() float64 {
 	return DefaultAutoApprove
 }
 
+// CheckSize refuses a fact too large to keep ([memory.CheckSize]); callers
+// ask before the costly passes over its text.
+func (f Fact) CheckSize() error {
+	return memory.CheckSize("", "body", len(f.Description)+len(f.Body)+len(f.Why))
+}
+
 // normalize turns a fact into a valid memory: one-line description, a
 // name, absolute dates, anchors for the files that exist.
 func (c *Consolidator) normalize(f Fact) (*memory.Memory, error) {
-	// Too large to keep: refused before the costly passes over its text.
-	if err := memory.CheckSize("", "body", len(f.Description)+len(f.Body)+len(f.Why)); err != nil {
+	if err := f.CheckSize(); err != nil {
 		return nil, fmt.Errorf("consolidate: %w", err)
 	}
 	if err := refuseSecrets(f); err != nil {

@@ -27,9 +27,20 @@ func findClaude(t *testing.T) string {
 
 var (
 	buildOnce sync.Once
+	binDir    string // holds mnemoBin; TestMain removes it
 	mnemoBin  string
 	buildErr  error
 )
+
+// TestMain runs the suite, then removes the binary buildMnemo built (34 MB
+// left in the temporary folder by every run until then).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
 
 // buildMnemo builds the mnemo binary once for the whole suite.
 func buildMnemo(t *testing.T) string {
@@ -40,6 +51,7 @@ func buildMnemo(t *testing.T) string {
 			buildErr = err
 			return
 		}
+		binDir = dir
 		mnemoBin = filepath.Join(dir, "mnemo")
 		out, err := exec.Command("go", "build", "-o", mnemoBin, "../../cmd/mnemo").CombinedOutput()
 		if err != nil {

@@ -202,11 +202,19 @@ func TestDeadline(t *testing.T) {
 		t.Errorf("the state log does not say the hook gave up:\n%s", logged)
 	}
 
-	r.respond = nil
+	// The real handler, waited for: Run may return before it ends, and
+	// it still writes to the state folder (the check of native writes),
+	// which would then outlive the test's temporary folders.
+	handled := make(chan struct{})
+	r.respond = func(ctx context.Context, w *world, event string, in Input) ([]byte, error) {
+		defer close(handled)
+		return r.handle(ctx, w, event, in)
+	}
 	writeMemory(t, filepath.Join(root, ".memory"), memory.New(memory.Header{Name: "a", Description: "A", Type: memory.TypeUser}, "a"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	r.Run(ctx, SessionStart, strings.NewReader(`{"cwd":"`+root+`"}`))
+	<-handled
 	if out.Len() != 0 {
 		t.Errorf("a hook whose context ended printed %q", out)
 	}

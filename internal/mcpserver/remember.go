@@ -71,6 +71,11 @@ func (s *Server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 	if err != nil {
 		return nil, rememberOutput{}, err
 	}
+	// Too large to keep: refused before the session's words are searched
+	// for it (under the race detector, over 30 s for a megabyte).
+	if err := f.CheckSize(); err != nil {
+		return nil, rememberOutput{}, err
+	}
 	said := s.said().Check(f.Description + "\n" + f.Body)
 	f.Stated = said.Stated
 	db, done, err := s.index(ctx)
