@@ -93,6 +93,23 @@ func sameFactGroups(where string, rs []row) []dupGroup {
 	return out
 }
 
+// fold gives k, the memory kept, what the person chose of g: its
+// description and body when g is the member named by text, its provenance
+// when it is the one named by prov, and its tags.
+func fold(k, g *memory.Memory, text, prov string) {
+	if g.Name == text {
+		k.Description, k.Body = g.Description, g.Body
+	}
+	if g.Name == prov {
+		k.Source, k.Why, k.Created, k.Confidence, k.Anchors = g.Source, g.Why, g.Created, g.Confidence, g.Anchors
+	}
+	for _, t := range g.Tags {
+		if !slices.Contains(k.Tags, t) {
+			k.Tags = append(k.Tags, t)
+		}
+	}
+}
+
 // merge folds the memories of a group into the one kept, through the
 // vault's Merge: the kept one gets the description and body of the member
 // named by text and the provenance (source, why, created, confidence,
@@ -135,17 +152,7 @@ func (s *Server) merge(w http.ResponseWriter, r *http.Request) {
 			if len(merged) == 0 && shown(k) != shownAs[keep] || shown(g) != shownAs[gone] {
 				return errMergeChanged
 			}
-			if g.Name == text {
-				k.Description, k.Body = g.Description, g.Body
-			}
-			if g.Name == prov {
-				k.Source, k.Why, k.Created, k.Confidence, k.Anchors = g.Source, g.Why, g.Created, g.Confidence, g.Anchors
-			}
-			for _, t := range g.Tags {
-				if !slices.Contains(k.Tags, t) {
-					k.Tags = append(k.Tags, t)
-				}
-			}
+			fold(k, g, text, prov)
 			k.Updated, g.Updated = now, now
 			return nil
 		})

@@ -74,21 +74,8 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 		return queue.Result{}, err
 	}
 	res := queue.Result{StartOff: start, EndOff: end}
-	agents, err := transcript.SubagentFiles(j.Transcript)
-	if err != nil {
+	if res.Parts, err = p.readAgents(ctx, b, j); err != nil {
 		return queue.Result{}, err
-	}
-	for _, path := range agents {
-		key := PartSession(j.Session, path)
-		off, err := p.Queue.Offset(ctx, key, path)
-		if err != nil {
-			return queue.Result{}, err
-		}
-		end, err := b.ReadFile(ctx, path, off)
-		if err != nil {
-			return queue.Result{}, err
-		}
-		res.Parts = append(res.Parts, queue.Part{Session: key, Transcript: path, EndOff: end})
 	}
 	d := b.Digest()
 	if len(d.Turns) == 0 {
@@ -127,6 +114,30 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 	n, err := p.consolidate(ctx, j, d, facts, fmt.Sprintf("transcript %s, bytes %d-%d", j.Session, start, end))
 	res.Facts = n
 	return res, err
+}
+
+// readAgents reads into b the transcripts of the session's sub-agents,
+// each from where its previous job stopped, and returns how far each was
+// read.
+func (p *Pipeline) readAgents(ctx context.Context, b *transcript.Builder, j queue.Job) ([]queue.Part, error) {
+	agents, err := transcript.SubagentFiles(j.Transcript)
+	if err != nil {
+		return nil, err
+	}
+	var parts []queue.Part
+	for _, path := range agents {
+		key := PartSession(j.Session, path)
+		off, err := p.Queue.Offset(ctx, key, path)
+		if err != nil {
+			return nil, err
+		}
+		end, err := b.ReadFile(ctx, path, off)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, queue.Part{Session: key, Transcript: path, EndOff: end})
+	}
+	return parts, nil
 }
 
 // maxFactsPerJob bounds the candidates one job consolidates: a session
