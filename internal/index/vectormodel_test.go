@@ -53,10 +53,10 @@ func TestRecallOtherModel(t *testing.T) {
 		model string
 		want  bool
 	}{{"v1", true}, {"v2", false}, {"", false}} {
-		if ok, err := db.HasVectors(ctx, m.model); ok != m.want || err != nil {
+		if ok, err := hasVectors(ctx, db, m.model); ok != m.want || err != nil {
 			t.Errorf("HasVectors(%q) = %v, %v; want %v", m.model, ok, err, m.want)
 		}
-		if mean, err := db.MeanVector(ctx, m.model); (mean != nil) != m.want || err != nil {
+		if mean, err := meanVector(ctx, db, m.model); (mean != nil) != m.want || err != nil {
 			t.Errorf("MeanVector(%q) = %d values, %v; want some: %v", m.model, len(mean), err, m.want)
 		}
 	}
@@ -90,7 +90,7 @@ func TestEmbedMissingOtherModel(t *testing.T) {
 		t.Errorf("Nearest by v1 after v2 embedded = %v, want none", got)
 	}
 	// The mean is v2's: a v2 query's dot with it is its mean similarity.
-	mean, err := db.MeanVector(ctx, "v2")
+	mean, err := meanVector(ctx, db, "v2")
 	if err != nil || len(mean) != 64 {
 		t.Fatalf("MeanVector(v2) = %d values, %v; want 64", len(mean), err)
 	}
@@ -135,7 +135,7 @@ func TestMigrateDropsUnnamedVectors(t *testing.T) {
 	if m, err := db.VectorModel(ctx); m != "" || err != nil {
 		t.Errorf("VectorModel after the upgrade = %q, %v; want none", m, err)
 	}
-	if ok, _ := db.HasVectors(ctx, "v1"); ok {
+	if ok, _ := hasVectors(ctx, db, "v1"); ok {
 		t.Errorf("HasVectors(v1) after the upgrade = true, want false")
 	}
 }

@@ -184,22 +184,6 @@ func (db *DB) writeMean(ctx context.Context, model string) error {
 	return tx.Commit()
 }
 
-// MeanVector returns the mean of the vault's vectors as the last
-// [DB.EmbedMissing] that wrote computed it, or nil before any, or when
-// they are of another model than model (see [Embedder]). Its dot
-// product with a query's vector is the query's mean cosine similarity to
-// the vault: what recall by meaning measures a memory's nearness from, so
-// that a query near everything (a vague one) is not taken to be near each.
-// A sync that edits or removes memories leaves it as it was until the
-// next EmbedMissing: a mean moves little with a few memories.
-func (db *DB) MeanVector(ctx context.Context, model string) ([]float32, error) {
-	v, err := db.Vectors(ctx, model)
-	if err != nil {
-		return nil, err
-	}
-	return v.Mean(), nil
-}
-
 // missingVector restricts a query on memories m to those without a vector.
 const missingVector = " WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.memory_id = m.id)"
 
@@ -213,16 +197,6 @@ func (db *DB) MissingVectors(ctx context.Context, model string) (int, error) {
 		return 0, fmt.Errorf("index: count missing vectors: %w", err)
 	}
 	return n, nil
-}
-
-// HasVectors reports whether any memory has a vector of model (see
-// [Embedder]): recall by meaning is worth loading the model for.
-func (db *DB) HasVectors(ctx context.Context, model string) (bool, error) {
-	v, err := db.Vectors(ctx, model)
-	if err != nil {
-		return false, err
-	}
-	return v.Has(), nil
 }
 
 // unembedded is a memory waiting for its vector.

@@ -93,7 +93,7 @@ func nearestNames(t *testing.T, db *DB, q NearQuery) []string {
 func TestEmbedMissing(t *testing.T) {
 	ctx := context.Background()
 	db, dir := vectorVault(t)
-	if ok, err := db.HasVectors(ctx, ""); err != nil || ok {
+	if ok, err := hasVectors(ctx, db, ""); err != nil || ok {
 		t.Fatalf("HasVectors before embedding = %v, %v; want false", ok, err)
 	}
 	e := &wordEmbedder{}
@@ -101,7 +101,7 @@ func TestEmbedMissing(t *testing.T) {
 	if err != nil || n != 3 {
 		t.Fatalf("EmbedMissing = %d, %v; want 3", n, err)
 	}
-	if ok, _ := db.HasVectors(ctx, ""); !ok {
+	if ok, _ := hasVectors(ctx, db, ""); !ok {
 		t.Errorf("HasVectors after embedding = false, want true")
 	}
 	// Nothing left: a second run embeds nothing and calls nobody.
@@ -237,7 +237,7 @@ func TestVectorRoundTrip(t *testing.T) {
 func TestMeanVector(t *testing.T) {
 	ctx := context.Background()
 	db, dir := vectorVault(t)
-	if m, err := db.MeanVector(ctx, ""); m != nil || err != nil {
+	if m, err := meanVector(ctx, db, ""); m != nil || err != nil {
 		t.Fatalf("MeanVector before embedding = %v, %v; want nil", m, err)
 	}
 	writeFile(t, dir, "odd.md", memFile("odd", "An unreadable text", "Nothing to read."))
@@ -245,7 +245,7 @@ func TestMeanVector(t *testing.T) {
 	if _, err := db.EmbedMissing(ctx, &wordEmbedder{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	mean, err := db.MeanVector(ctx, "")
+	mean, err := meanVector(ctx, db, "")
 	if err != nil || len(mean) != 64 {
 		t.Fatalf("MeanVector = %d values, %v; want 64", len(mean), err)
 	}
@@ -273,7 +273,7 @@ func TestMeanVector(t *testing.T) {
 	if n, err := db.EmbedMissing(ctx, &wordEmbedder{}, nil); n != 0 || err != nil {
 		t.Fatalf("EmbedMissing with nothing missing = %d, %v; want 0, nil", n, err)
 	}
-	if m, err := db.MeanVector(ctx, ""); len(m) != 64 || err != nil {
+	if m, err := meanVector(ctx, db, ""); len(m) != 64 || err != nil {
 		t.Errorf("MeanVector after a run with nothing to embed = %d values, %v; want 64", len(m), err)
 	}
 }
@@ -319,4 +319,21 @@ func TestNearestAmongKept(t *testing.T) {
 	if got := nearestNames(t, db, q); !slices.Equal(got, names(t, db, all[2:])) {
 		t.Errorf("Nearest among after %s was edited = %v, want %v", name, got, names(t, db, all[2:]))
 	}
+}
+
+// hasVectors and meanVector are what [DB.Vectors] of model says now.
+func hasVectors(ctx context.Context, db *DB, model string) (bool, error) {
+	v, err := db.Vectors(ctx, model)
+	if err != nil {
+		return false, err
+	}
+	return v.Has(), nil
+}
+
+func meanVector(ctx context.Context, db *DB, model string) ([]float32, error) {
+	v, err := db.Vectors(ctx, model)
+	if err != nil {
+		return nil, err
+	}
+	return v.Mean(), nil
 }

@@ -26,7 +26,7 @@ type vectorGen struct {
 // changes once made, under DB.vmu.
 type vectorState struct {
 	gen  vectorGen
-	has  bool       // a memory has a vector (an empty one too: see HasVectors)
+	has  bool       // a memory has a vector (an empty one too: see Vectors.Has)
 	mean []float32  // nil when none was written
 	set  *vectorSet // every vector; nil until first read (see Vectors.all)
 }
@@ -118,8 +118,14 @@ func (v *Vectors) ours() bool { return v.st.gen.model == v.model }
 // meaning is worth loading the model for.
 func (v *Vectors) Has() bool { return v.ours() && v.st.has }
 
-// Mean returns the mean of the vectors (see [DB.MeanVector]), or nil. It
-// is shared: callers must not change it.
+// Mean returns the mean of the vectors as the last [DB.EmbedMissing] that
+// wrote computed it, or nil before any, or when they are of another model.
+// Its dot product with a query's vector is the query's mean cosine
+// similarity to the vault: what recall by meaning measures a memory's
+// nearness from, so that a query near everything (a vague one) is not
+// taken to be near each. A sync that edits or removes memories leaves it
+// as it was until the next EmbedMissing: a mean moves little with a few
+// memories. It is shared: callers must not change it.
 func (v *Vectors) Mean() []float32 {
 	if !v.ours() {
 		return nil

@@ -60,7 +60,7 @@ func (e *Engine) meaning(ctx context.Context, near func() (nearby, error), f ind
 }
 
 // meanSimilarity is the mean cosine similarity of vec to the vault's
-// memories (see [index.DB.MeanVector]); 0 before the mean is known.
+// memories (see [index.Vectors.Mean]); 0 before the mean is known.
 func meanSimilarity(vs *index.Vectors, vec []float32) float64 {
 	mean := vs.Mean()
 	if len(mean) != len(vec) {

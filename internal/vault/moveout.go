@@ -42,10 +42,10 @@ type Forgotten struct {
 }
 
 // MoveOut takes the named memories out of the vault, holding its lock:
-// each file is copied into the vault's state folder ([ForgottenDir], the
-// folder of its lock file: see [LockPath]; a secret in
-// it redacted: what is kept keeps no secret) and recorded in
-// [ForgottenLog] before it is removed, and MEMORY.md is regenerated once.
+// each file is copied into [ForgottenDir] of the vault's state folder (the
+// folder of its lock file: see [LockPath]), any secret in it redacted, and
+// recorded in [ForgottenLog] before it is removed; MEMORY.md is
+// regenerated once.
 // Nothing moves when a name is not a memory of the vault. It returns
 // where each copy went, in the order of names.
 func (v *Vault) MoveOut(ctx context.Context, r Removal, names ...string) ([]string, error) {
