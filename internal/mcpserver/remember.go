@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -193,21 +194,14 @@ func rememberOutcome(o consolidate.Outcome, conf float64, unstated string) remem
 }
 
 // draftedWhy says why a fact was drafted: unstated (why the person did not
-// state it), and the reasons consolidation gave that it does not cover.
+// state it), and its confidence when that is a reason consolidation gave
+// (the one other reason a remembered fact can be drafted for).
 func draftedWhy(rs []consolidate.Reason, conf float64, unstated string) string {
 	var why []string
 	if unstated != "" {
 		why = append(why, unstated)
 	}
-	for _, r := range rs {
-		switch r {
-		case consolidate.ReasonLowConfidence:
-			why = append(why, fmt.Sprintf("its confidence %g is below %g", conf, rememberBar))
-		case consolidate.ReasonToolOutput:
-			why = append(why, "it rests on tool output")
-		}
-	}
-	if len(why) == 0 { // a fact drafted otherwise: by its confidence
+	if unstated == "" || slices.Contains(rs, consolidate.ReasonLowConfidence) {
 		why = append(why, fmt.Sprintf("its confidence %g is below %g", conf, rememberBar))
 	}
 	return strings.Join(why, ", and ")
