@@ -64,7 +64,7 @@ unchanged for 180 days.`,
 			}
 			if !apply {
 				if len(cands) > 0 && !asJSON {
-					fmt.Fprintf(f.IO.ErrOut, "%d candidates; run 'mnemo gc --apply' to delete them\n", len(cands))
+					fmt.Fprintf(f.IO.ErrOut, "%d candidates; run 'mnemo gc --apply' to remove them\n", len(cands))
 				}
 				return nil
 			}
