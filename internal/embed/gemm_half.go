@@ -95,7 +95,11 @@ func (kn kernel) toHalves(dst []uint16, src []float32) {
 
 // mulAddHalf is [kernel.mulAdd] for w in panels (see [layPanels]) of
 // float16 values, with panel8zh, panel4h, panel2h and panel1h: the rows
-// left after blocks of 4 (or 8) go 2 and 1 at a time.
+// left after blocks of 4 (or 8) go 2 and 1 at a time. With AVX-512, the
+// panels go 4 at a time where there are 4, so that the 4 and 2 rows left
+// after blocks of 8 take two and four panels at once (panel4zh2,
+// panel2zh4) and keep the FMAs busy: a row is summed in the same order
+// either way, so the bits do not change (TestKernelHalfSameBits).
 func (kn kernel) mulAddHalf(x []float32, n, k int, w []uint16, m int, y []float32, ldy int) {
 	if n == 0 || k == 0 || m == 0 {
 		return
@@ -105,23 +109,60 @@ func (kn kernel) mulAddHalf(x []float32, n, k int, w []uint16, m int, y []float3
 	for c := 0; c < m; c += panelCols {
 		r := min(panelCols, m-c)
 		p := w[c*k:]
-		if r < panelCols {
+		switch {
+		case r < panelCols:
 			gemmHalf(x, n, k, p, r, y[c:], ldy)
-			continue
+		case kn.zmm && c+4*panelCols <= m:
+			kn.fourPanelsHalf(x, n, k, p, y[c:], ldy)
+			c += 3 * panelCols
+		default:
+			kn.panelHalf(x, n, k, p, y[c:], ldy)
 		}
-		i := 0
-		for ; kn.zmm && i+8 <= n; i += 8 {
-			panel8zh(k, &x[i*k], k, &p[0], &y[i*ldy+c], ldy)
+	}
+}
+
+// panelHalf adds x times one panel p of float16 values to y's panelCols
+// columns.
+func (kn kernel) panelHalf(x []float32, n, k int, p []uint16, y []float32, ldy int) {
+	i := 0
+	for ; kn.zmm && i+8 <= n; i += 8 {
+		panel8zh(k, &x[i*k], k, &p[0], &y[i*ldy], ldy)
+	}
+	for ; i+4 <= n; i += 4 {
+		panel4h(k, &x[i*k], k, &p[0], &y[i*ldy], ldy)
+	}
+	if i+2 <= n {
+		panel2h(k, &x[i*k], k, &p[0], &y[i*ldy], ldy)
+		i += 2
+	}
+	if i < n {
+		panel1h(k, &x[i*k], &p[0], &y[i*ldy])
+	}
+}
+
+// fourPanelsHalf is [kernel.panelHalf] for the 4 panels from p, with
+// AVX-512: blocks of 8 rows a panel at a time, then the 4 and the 2 rows
+// left across 2 and 4 panels at once.
+func (kn kernel) fourPanelsHalf(x []float32, n, k int, p []uint16, y []float32, ldy int) {
+	ldp := k * panelCols
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		for j := range 4 {
+			panel8zh(k, &x[i*k], k, &p[j*ldp], &y[i*ldy+j*panelCols], ldy)
 		}
-		for ; i+4 <= n; i += 4 {
-			panel4h(k, &x[i*k], k, &p[0], &y[i*ldy+c], ldy)
-		}
-		if i+2 <= n {
-			panel2h(k, &x[i*k], k, &p[0], &y[i*ldy+c], ldy)
-			i += 2
-		}
-		if i < n {
-			panel1h(k, &x[i*k], &p[0], &y[i*ldy+c])
+	}
+	if i+4 <= n {
+		panel4zh2(k, &x[i*k], k, &p[0], ldp, &y[i*ldy], ldy)
+		panel4zh2(k, &x[i*k], k, &p[2*ldp], ldp, &y[i*ldy+2*panelCols], ldy)
+		i += 4
+	}
+	if i+2 <= n {
+		panel2zh4(k, &x[i*k], k, &p[0], ldp, &y[i*ldy], ldy)
+		i += 2
+	}
+	if i < n {
+		for j := range 4 {
+			panel1h(k, &x[i*k], &p[j*ldp], &y[i*ldy+j*panelCols])
 		}
 	}
 }

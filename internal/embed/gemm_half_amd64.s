@@ -302,3 +302,188 @@ sum2h:
 	VMOVUPS Y3, 32(DX)(R10*1)
 	VZEROUPPER
 	RET
+
+// func panel4zh2(k int, x *float32, ldx int, p *uint16, ldp int, y *float32, ldy int)
+// is panel4h for two panels side by side (the second ldp values after p),
+// in zmm: 8 accumulators (Z0-Z7), as many as panel8zh keeps, so 4 rows
+// take the FMAs as 8 do where panel4h's 16-wide rows left them half idle.
+// Each value is summed in the order panel4h sums it: the same bits.
+TEXT ·panel4zh2(SB), NOSPLIT, $0-56
+	MOVQ k+0(FP), CX
+	MOVQ x+8(FP), SI
+	MOVQ ldx+16(FP), R8
+	MOVQ p+24(FP), DI
+	MOVQ ldp+32(FP), R9
+	MOVQ y+40(FP), DX
+	MOVQ ldy+48(FP), R10
+	SHLQ $2, R8
+	SHLQ $1, R9
+	SHLQ $2, R10
+	LEAQ (R8)(R8*2), AX   // 3 rows of x
+	LEAQ (R10)(R10*2), BX // 3 rows of y
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	TESTQ CX, CX
+	JZ    store4zh2
+
+loop4zh2:
+	VCVTPH2PS    (DI), Z8
+	VCVTPH2PS    (DI)(R9*1), Z9
+	VBROADCASTSS (SI), Z10
+	VBROADCASTSS (SI)(R8*1), Z11
+	VBROADCASTSS (SI)(R8*2), Z12
+	VBROADCASTSS (SI)(AX*1), Z13
+	VFMADD231PS  Z8, Z10, Z0
+	VFMADD231PS  Z9, Z10, Z1
+	VFMADD231PS  Z8, Z11, Z2
+	VFMADD231PS  Z9, Z11, Z3
+	VFMADD231PS  Z8, Z12, Z4
+	VFMADD231PS  Z9, Z12, Z5
+	VFMADD231PS  Z8, Z13, Z6
+	VFMADD231PS  Z9, Z13, Z7
+	ADDQ         $4, SI
+	ADDQ         $32, DI
+	DECQ         CX
+	JNZ          loop4zh2
+
+store4zh2:
+	VADDPS  (DX), Z0, Z0
+	VMOVUPS Z0, (DX)
+	VADDPS  64(DX), Z1, Z1
+	VMOVUPS Z1, 64(DX)
+	VADDPS  (DX)(R10*1), Z2, Z2
+	VMOVUPS Z2, (DX)(R10*1)
+	VADDPS  64(DX)(R10*1), Z3, Z3
+	VMOVUPS Z3, 64(DX)(R10*1)
+	VADDPS  (DX)(R10*2), Z4, Z4
+	VMOVUPS Z4, (DX)(R10*2)
+	VADDPS  64(DX)(R10*2), Z5, Z5
+	VMOVUPS Z5, 64(DX)(R10*2)
+	VADDPS  (DX)(BX*1), Z6, Z6
+	VMOVUPS Z6, (DX)(BX*1)
+	VADDPS  64(DX)(BX*1), Z7, Z7
+	VMOVUPS Z7, 64(DX)(BX*1)
+	VZEROUPPER
+	RET
+
+// func panel2zh4(k int, x *float32, ldx int, p *uint16, ldp int, y *float32, ldy int)
+// is panel2h for four panels side by side (ldp values apart), in zmm. As
+// panel2h, the panels' rows go 2 at a time, the even ones into Z0-Z7 and
+// the odd into Z16-Z23, summed at the end: the same bits as panel2h.
+TEXT ·panel2zh4(SB), NOSPLIT, $0-56
+	MOVQ k+0(FP), CX
+	MOVQ x+8(FP), SI
+	MOVQ ldx+16(FP), R8
+	MOVQ p+24(FP), DI
+	MOVQ ldp+32(FP), R9
+	MOVQ y+40(FP), DX
+	MOVQ ldy+48(FP), R10
+	SHLQ $2, R8
+	SHLQ $1, R9
+	SHLQ $2, R10
+	LEAQ (R9)(R9*2), R11 // 3 panels on
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	CMPQ CX, $2
+	JLT  tail2zh4
+
+loop2zh4:
+	VCVTPH2PS    (DI), Z8
+	VCVTPH2PS    (DI)(R9*1), Z9
+	VCVTPH2PS    (DI)(R9*2), Z10
+	VCVTPH2PS    (DI)(R11*1), Z11
+	VBROADCASTSS (SI), Z12
+	VBROADCASTSS (SI)(R8*1), Z13
+	VFMADD231PS  Z8, Z12, Z0
+	VFMADD231PS  Z9, Z12, Z1
+	VFMADD231PS  Z10, Z12, Z2
+	VFMADD231PS  Z11, Z12, Z3
+	VFMADD231PS  Z8, Z13, Z4
+	VFMADD231PS  Z9, Z13, Z5
+	VFMADD231PS  Z10, Z13, Z6
+	VFMADD231PS  Z11, Z13, Z7
+	VCVTPH2PS    32(DI), Z24
+	VCVTPH2PS    32(DI)(R9*1), Z25
+	VCVTPH2PS    32(DI)(R9*2), Z26
+	VCVTPH2PS    32(DI)(R11*1), Z27
+	VBROADCASTSS 4(SI), Z14
+	VBROADCASTSS 4(SI)(R8*1), Z15
+	VFMADD231PS  Z24, Z14, Z16
+	VFMADD231PS  Z25, Z14, Z17
+	VFMADD231PS  Z26, Z14, Z18
+	VFMADD231PS  Z27, Z14, Z19
+	VFMADD231PS  Z24, Z15, Z20
+	VFMADD231PS  Z25, Z15, Z21
+	VFMADD231PS  Z26, Z15, Z22
+	VFMADD231PS  Z27, Z15, Z23
+	ADDQ         $8, SI
+	ADDQ         $64, DI
+	SUBQ         $2, CX
+	CMPQ         CX, $2
+	JGE          loop2zh4
+
+tail2zh4:
+	TESTQ CX, CX
+	JZ    sum2zh4
+	VCVTPH2PS    (DI), Z8
+	VCVTPH2PS    (DI)(R9*1), Z9
+	VCVTPH2PS    (DI)(R9*2), Z10
+	VCVTPH2PS    (DI)(R11*1), Z11
+	VBROADCASTSS (SI), Z12
+	VBROADCASTSS (SI)(R8*1), Z13
+	VFMADD231PS  Z8, Z12, Z0
+	VFMADD231PS  Z9, Z12, Z1
+	VFMADD231PS  Z10, Z12, Z2
+	VFMADD231PS  Z11, Z12, Z3
+	VFMADD231PS  Z8, Z13, Z4
+	VFMADD231PS  Z9, Z13, Z5
+	VFMADD231PS  Z10, Z13, Z6
+	VFMADD231PS  Z11, Z13, Z7
+
+sum2zh4:
+	VADDPS  Z16, Z0, Z0
+	VADDPS  Z17, Z1, Z1
+	VADDPS  Z18, Z2, Z2
+	VADDPS  Z19, Z3, Z3
+	VADDPS  Z20, Z4, Z4
+	VADDPS  Z21, Z5, Z5
+	VADDPS  Z22, Z6, Z6
+	VADDPS  Z23, Z7, Z7
+	VADDPS  (DX), Z0, Z0
+	VMOVUPS Z0, (DX)
+	VADDPS  64(DX), Z1, Z1
+	VMOVUPS Z1, 64(DX)
+	VADDPS  128(DX), Z2, Z2
+	VMOVUPS Z2, 128(DX)
+	VADDPS  192(DX), Z3, Z3
+	VMOVUPS Z3, 192(DX)
+	VADDPS  (DX)(R10*1), Z4, Z4
+	VMOVUPS Z4, (DX)(R10*1)
+	VADDPS  64(DX)(R10*1), Z5, Z5
+	VMOVUPS Z5, 64(DX)(R10*1)
+	VADDPS  128(DX)(R10*1), Z6, Z6
+	VMOVUPS Z6, 128(DX)(R10*1)
+	VADDPS  192(DX)(R10*1), Z7, Z7
+	VMOVUPS Z7, 192(DX)(R10*1)
+	VZEROUPPER
+	RET
