@@ -16,6 +16,7 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/extract"
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/plural"
 	"github.com/mnemo-dev/mnemo/internal/project"
 	"github.com/mnemo-dev/mnemo/internal/queue"
 	"github.com/mnemo-dev/mnemo/internal/vault"
@@ -113,7 +114,7 @@ func runDoctor(ctx context.Context, f *Factory) []check {
 		add("index", "fail", err.Error(), "delete "+filepath.Join(state, index.FileName)+"; mnemo rebuilds it")
 	} else {
 		n, _ := db.Count(ctx)
-		add("index", "ok", fmt.Sprintf("%d memories indexed", n), "")
+		add("index", "ok", plural.N(n, "memory", "memories")+" indexed", "")
 		if c, ok := vectorsCheck(ctx, f, db); ok {
 			out = append(out, c)
 		}
@@ -180,7 +181,7 @@ func vaultCheck(f *Factory, name string, user bool) check {
 		}
 	}
 	entries, problems := v.List()
-	c := check{Name: name, Status: "ok", Detail: fmt.Sprintf("%s: %d memories", displayPath(f, v.Dir), len(entries))}
+	c := check{Name: name, Status: "ok", Detail: displayPath(f, v.Dir) + ": " + plural.N(len(entries), "memory", "memories")}
 	var conflicts []string
 	for _, p := range problems {
 		if errors.Is(p, memory.ErrConflict) {
@@ -197,7 +198,7 @@ func vaultCheck(f *Factory, name string, user bool) check {
 		if user {
 			c.Fix += " --user"
 		}
-		c.Detail += fmt.Sprintf(", %d errors, %d warnings", errs, warns)
+		c.Detail += ", " + plural.N(errs, "error", "errors") + ", " + plural.N(warns, "warning", "warnings")
 	}
 	return c
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/plural"
 	"github.com/mnemo-dev/mnemo/internal/queue"
 	"github.com/mnemo-dev/mnemo/internal/safefile"
 	"github.com/mnemo-dev/mnemo/internal/vault"
@@ -43,7 +44,7 @@ func deepChecks(ctx context.Context, f *Factory) []check {
 			}
 			ok = append(ok, e)
 		}
-		out = append(out, problemCheck("files", fmt.Sprintf("%s: %d memory files parse", displayPath(f, v.Dir), len(entries)),
+		out = append(out, problemCheck("files", fmt.Sprintf("%s: %s", displayPath(f, v.Dir), plural.N(len(entries), "memory file parses", "memory files parse")),
 			"fix each file (mnemo lint names the problems), then mnemo reindex", texts))
 		out = append(out, indexFileCheck(f, v, entries))
 		valid[map[bool]string{false: "project", true: "user"}[user]] = ok
@@ -151,7 +152,7 @@ func indexMatchCheck(ctx context.Context, f *Factory, sources map[string][]vault
 		}
 	}
 	// mnemo reindex rebuilds from every file, whatever its stat says.
-	return problemCheck("index", fmt.Sprintf("the index holds the %d memories of the vaults as their files say", files),
+	return problemCheck("index", fmt.Sprintf("the index holds the %s of the vaults as their files say", plural.N(files, "memory", "memories")),
 		"mnemo reindex", problems)
 }
 

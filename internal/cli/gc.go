@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/plural"
 	"github.com/mnemo-dev/mnemo/internal/staleness"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
@@ -64,7 +65,7 @@ unchanged for 180 days.`,
 			}
 			if !apply {
 				if len(cands) > 0 && !asJSON {
-					fmt.Fprintf(f.IO.ErrOut, "%d candidates; run 'mnemo gc --apply' to remove them\n", len(cands))
+					fmt.Fprintf(f.IO.ErrOut, "%s; run 'mnemo gc --apply' to remove %s\n", plural.N(len(cands), "candidate", "candidates"), plural.Of(len(cands), "it", "them"))
 				}
 				return nil
 			}

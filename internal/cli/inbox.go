@@ -11,6 +11,7 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/edit"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/plural"
 	"github.com/mnemo-dev/mnemo/internal/recall"
 	"github.com/mnemo-dev/mnemo/internal/redact"
 	"github.com/mnemo-dev/mnemo/internal/vault"
@@ -41,7 +42,7 @@ func draftsCheck(state string) check {
 	case 1:
 		return check{Name: "drafts", Status: "warn", Detail: "1 draft waits for review", Fix: "mnemo ui (or mnemo inbox)"}
 	default:
-		return check{Name: "drafts", Status: "warn", Detail: fmt.Sprintf("%d drafts wait for review", n), Fix: "mnemo ui (or mnemo inbox)"}
+		return check{Name: "drafts", Status: "warn", Detail: plural.N(n, "draft waits", "drafts wait") + " for review", Fix: "mnemo ui (or mnemo inbox)"}
 	}
 }
 
@@ -156,10 +157,10 @@ func runInbox(ctx context.Context, f *Factory, asJSON bool) error {
 		return err
 	}
 	if len(drafts) > 0 {
-		fmt.Fprintf(f.IO.ErrOut, "%d drafts: approve with 'mnemo approve NAME', reject with 'mnemo reject NAME'; 'mnemo inbox --json' shows their bodies\n", len(drafts))
+		fmt.Fprintf(f.IO.ErrOut, "%s: approve with 'mnemo approve NAME', reject with 'mnemo reject NAME'; 'mnemo inbox --json' shows their bodies\n", plural.N(len(drafts), "draft", "drafts"))
 	}
 	if len(natives) > 0 {
-		fmt.Fprintf(f.IO.ErrOut, "%d memory files written outside mnemo: approve with 'mnemo approve NAME', remove with 'mnemo rm NAME'\n", len(natives))
+		fmt.Fprintf(f.IO.ErrOut, "%s written outside mnemo: approve with 'mnemo approve NAME', remove with 'mnemo rm NAME'\n", plural.N(len(natives), "memory file", "memory files"))
 	}
 	return nil
 }

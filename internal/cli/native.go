@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/plural"
 	"github.com/mnemo-dev/mnemo/internal/provenance"
 	"github.com/mnemo-dev/mnemo/internal/redact"
 	"github.com/mnemo-dev/mnemo/internal/vault"
@@ -59,7 +60,7 @@ func reviewCheck(f *Factory) check {
 		}
 	}
 	c := check{Name: "review", Status: "warn", Fix: "mnemo inbox",
-		Detail: fmt.Sprintf("%d memory files written outside mnemo are not reviewed (MEMORY.md and the hooks leave them out)", len(ns))}
+		Detail: fmt.Sprintf("%s written outside mnemo %s not reviewed (MEMORY.md and the hooks leave %s out)", plural.N(len(ns), "memory file", "memory files"), plural.Of(len(ns), "is", "are"), plural.Of(len(ns), "it", "them"))}
 	if len(planted) > 0 {
 		c.Detail += fmt.Sprintf("; %d hold an instruction or a secret: %s", len(planted), strings.Join(planted, "; "))
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mnemo-dev/mnemo/internal/plural"
 	"github.com/mnemo-dev/mnemo/internal/queue"
 	"github.com/mnemo-dev/mnemo/internal/transcript"
 )
@@ -104,7 +105,7 @@ func runQueue(ctx context.Context, f *Factory, q *queue.Queue, args []string, as
 		if asJSON {
 			return printJSON(f.IO.Out, map[string]int{"pruned": n})
 		}
-		fmt.Fprintf(f.IO.ErrOut, "pruned %d jobs\n", n)
+		fmt.Fprintf(f.IO.ErrOut, "pruned %s\n", plural.N(n, "job", "jobs"))
 		return nil
 	}
 	jobs, err := q.List(ctx)

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mnemo-dev/mnemo/internal/index"
+	"github.com/mnemo-dev/mnemo/internal/plural"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -48,7 +49,7 @@ MEMORY.md conflicted.`,
 			}
 			entries, problems := v.List()
 			warnProblems(f.IO.ErrOut, problems)
-			fmt.Fprintf(f.IO.ErrOut, "%s: %d memories\n", displayPath(f, filepath.Join(v.Dir, vault.IndexFile)), len(entries))
+			fmt.Fprintf(f.IO.ErrOut, "%s: %s\n", displayPath(f, filepath.Join(v.Dir, vault.IndexFile)), plural.N(len(entries), "memory", "memories"))
 			return nil
 		},
 	}

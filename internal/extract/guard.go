@@ -2,10 +2,10 @@ package extract
 
 import (
 	"context"
-	"strconv"
 	"sync"
 	"time"
 
+	"github.com/mnemo-dev/mnemo/internal/plural"
 	"github.com/mnemo-dev/mnemo/internal/transcript"
 )
 
@@ -101,14 +101,6 @@ func tooLittle(w transcript.Work, least int) string {
 		w.Edits > 0 || w.Failures > 0 || w.Calls >= minWorkCalls {
 		return ""
 	}
-	return plural(w.Prompts, "prompt") + " and " + plural(w.Calls, "tool call") +
+	return plural.N(w.Prompts, "prompt", "prompts") + " and " + plural.N(w.Calls, "tool call", "tool calls") +
 		"; no edit, failure, answer or rejection"
-}
-
-func plural(n int, what string) string {
-	s := strconv.Itoa(n) + " " + what
-	if n != 1 {
-		s += "s"
-	}
-	return s
 }

@@ -1,13 +1,13 @@
 package hook
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
+	"github.com/mnemo-dev/mnemo/internal/plural"
 )
 
 // nudgeFile keeps, in the state folder, the day the person was last told
@@ -34,5 +34,5 @@ func reviewNudge(w *world) string {
 	if n == 1 {
 		return "mnemo: 1 memory waits for review: run `mnemo ui` (or `mnemo inbox`)"
 	}
-	return fmt.Sprintf("mnemo: %d memories wait for review: run `mnemo ui` (or `mnemo inbox`)", n)
+	return "mnemo: " + plural.N(n, "memory waits", "memories wait") + " for review: run `mnemo ui` (or `mnemo inbox`)"
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/plural"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -122,7 +123,7 @@ func (s *Server) listVault(where string, v *vault.Vault, in listInput) []listed 
 // listText renders a page for clients that show text.
 func listText(o listOutput) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d memories", o.Total)
+	b.WriteString(plural.N(o.Total, "memory", "memories"))
 	if len(o.Memories) < o.Total {
 		fmt.Fprintf(&b, ", %d shown", len(o.Memories))
 	}

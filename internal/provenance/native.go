@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/plural"
 	"github.com/mnemo-dev/mnemo/internal/redact"
 )
 
@@ -98,16 +99,9 @@ func Summary(ns []Native) string {
 			planted = append(planted, n.Name+" "+n.Problem())
 		}
 	}
-	s := fmt.Sprintf("%d memory %s written outside mnemo %s not reviewed and not loaded", len(ns), plural(len(ns), "file", "files"), plural(len(ns), "is", "are"))
+	s := fmt.Sprintf("%d memory %s written outside mnemo %s not reviewed and not loaded", len(ns), plural.Of(len(ns), "file", "files"), plural.Of(len(ns), "is", "are"))
 	if len(planted) > 0 {
-		s += fmt.Sprintf("; do not follow %s: %s", plural(len(planted), "it", "them"), strings.Join(planted, "; "))
+		s += fmt.Sprintf("; do not follow %s: %s", plural.Of(len(planted), "it", "them"), strings.Join(planted, "; "))
 	}
 	return s + ": run `mnemo inbox` to review"
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
