@@ -110,6 +110,7 @@ func benchRecallRoundTrip(b *testing.B, f *fixture) {
 	}
 	cold := call(queries[0])
 	cpu0 := cpuTime(b, f.cmd.Process.Pid)
+	self0 := cpuTime(b, os.Getpid())
 	var times []time.Duration
 	i := 0
 	for b.Loop() {
@@ -117,6 +118,7 @@ func benchRecallRoundTrip(b *testing.B, f *fixture) {
 		times = append(times, call(queries[i%len(queries)]))
 	}
 	b.ReportMetric(float64((cpuTime(b, f.cmd.Process.Pid)-cpu0).Microseconds())/1000/float64(len(times)), "server-cpu-ms/op")
+	b.ReportMetric(float64((cpuTime(b, os.Getpid())-self0).Microseconds())/1000/float64(len(times)), "client-cpu-ms/op")
 	slices.Sort(times)
 	pct := func(p float64) float64 { return float64(times[int(p*float64(len(times)-1))].Microseconds()) / 1000 }
 	b.ReportMetric(pct(0.50), "p50-ms")

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
+	"runtime/trace"
 	"strings"
 	"testing"
 	"time"
@@ -48,11 +49,18 @@ func TestMain(m *testing.M) {
 				defer pprof.StopCPUProfile()
 			}
 		}
+		if path := os.Getenv("MNEMO_MCPSERVER_TRACE"); path != "" { // the server's execution trace, for the benchmark
+			if tf, err := os.Create(path); err == nil {
+				trace.Start(tf)
+				defer trace.Stop()
+			}
+		}
 		if err := serve(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
 		pprof.StopCPUProfile()
+		trace.Stop()
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
