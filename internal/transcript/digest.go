@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
@@ -231,6 +232,9 @@ func Build(ctx context.Context, r *Reader, opts Options) (*Digest, error) {
 }
 
 // Tokens returns the estimated size of [Digest.String] in tokens.
+// It counts the text as it is rendered, a turn at a time, without holding it.
 func (d *Digest) Tokens() int {
-	return memory.EstimateTokens(d.String())
+	n := utf8.RuneCountInString(d.header(""))
+	d.eachBlock(func(_ int, block string) { n += 1 + utf8.RuneCountInString(block) })
+	return memory.RuneTokens(n)
 }

@@ -64,12 +64,16 @@ import (
 // the checking command's. A sub-agent's report is given once, under the
 // call that started it. The same digest always renders to the same bytes.
 func (d *Digest) String() string {
+	head := d.header("")
+	n := len(head)
+	d.eachBlock(func(_ int, block string) { n += 1 + len(block) })
 	var b strings.Builder
-	b.WriteString(d.header(""))
-	for _, block := range d.blocks() {
+	b.Grow(n) // rendered twice, held once: a digest's text can be most of a long session's
+	b.WriteString(head)
+	d.eachBlock(func(_ int, block string) {
 		b.WriteByte('\n')
 		b.WriteString(block)
-	}
+	})
 	return b.String()
 }
 
@@ -99,20 +103,20 @@ func (d *Digest) header(chunk string) string {
 	return Printable(b.String())
 }
 
-// blocks renders each turn, then the files and failures sections, each
-// ending with a newline.
-func (d *Digest) blocks() []string {
-	out := make([]string, 0, len(d.Turns)+2)
+// eachBlock renders each turn, then the files and failures sections, each
+// ending with a newline, and gives them to yield in that order with the
+// index of the turn (0 for a section). One block is rendered at a time, so
+// what renders the digest holds no more of it than it keeps.
+func (d *Digest) eachBlock(yield func(turn int, block string)) {
 	for _, t := range d.Turns {
-		out = append(out, renderTurn(t))
+		yield(t.Index, renderTurn(t))
 	}
 	if s := d.renderFiles(); s != "" {
-		out = append(out, Printable(s))
+		yield(0, Printable(s))
 	}
 	if s := d.renderFailures(); s != "" {
-		out = append(out, Printable(s))
+		yield(0, Printable(s))
 	}
-	return out
 }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
@@ -173,7 +177,11 @@ func renderTurnText(t *Turn) string {
 
 // renderCall writes a tool call's line and what it keeps of its result.
 func renderCall(b *strings.Builder, c *ToolCall) {
-	b.WriteString("tool: " + callText(c) + " -> " + outcomeText(c) + "\n")
+	b.WriteString("tool: ")
+	b.WriteString(callText(c))
+	b.WriteString(" -> ")
+	b.WriteString(outcomeText(c))
+	b.WriteByte('\n')
 	if c.Feedback != "" {
 		writeText(b, "  user (rejected): ", "    ", c.Feedback)
 	}
@@ -260,12 +268,19 @@ func writeText(b *strings.Builder, prefix, indent, text string) {
 	for line := range strings.SplitSeq(text, "\n") {
 		switch {
 		case first:
-			b.WriteString(strings.TrimRight(prefix+line, " "))
+			// prefix+line without its trailing spaces, not put together.
+			if l := strings.TrimRight(line, " "); l != "" {
+				b.WriteString(prefix)
+				b.WriteString(l)
+			} else {
+				b.WriteString(strings.TrimRight(prefix, " "))
+			}
 			first = false
 		case line == "":
 			b.WriteString(strings.TrimRight(indent, " "))
 		default:
-			b.WriteString(indent + line)
+			b.WriteString(indent)
+			b.WriteString(line)
 		}
 		b.WriteByte('\n')
 	}
