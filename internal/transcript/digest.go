@@ -22,6 +22,12 @@ type Options struct {
 	// (a Gemini CLI session does not): paths inside it are shown relative.
 	CWD string
 
+	// Skipped, when set, hears of each line that [Builder.ReadFile] steps
+	// over as too long to decode ([DefaultMaxLineBytes]): the file, the
+	// line's number counted from where the read started, its offset and
+	// its length. The rest of the file is read all the same.
+	Skipped func(path string, line int, offset int64, size int)
+
 	MaxPrompt  int // characters of one user prompt kept; default 6000
 	MaxProse   int // characters of one assistant message kept; default 3000
 	MaxResult  int // characters of a sub-agent report or answer kept; default 1500
