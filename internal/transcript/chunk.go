@@ -55,7 +55,7 @@ func (d *Digest) Chunks(budget int) []Chunk {
 		left = groups[g].pieces
 	}
 	next()
-	d.eachBlock(func(_ int, block string) {
+	for _, block := range d.blocks() {
 		for _, p := range splitBlock(block, room) {
 			if left == 0 {
 				next()
@@ -64,7 +64,7 @@ func (d *Digest) Chunks(budget int) []Chunk {
 			b.WriteString(p)
 			left--
 		}
-	})
+	}
 	finish()
 	return chunks
 }
@@ -82,7 +82,7 @@ type chunkGroup struct {
 func (d *Digest) chunkGroups(room int) []chunkGroup {
 	var groups []chunkGroup
 	used := room + 1 // forces a new group for the first piece
-	d.eachBlock(func(turn int, block string) {
+	for turn, block := range d.blocks() {
 		for _, p := range splitBlock(block, room) {
 			n := utf8.RuneCountInString(p) + 1 // and the blank line before it
 			if used+n > room || len(groups) == 0 {
@@ -100,7 +100,7 @@ func (d *Digest) chunkGroups(room int) []chunkGroup {
 			}
 			used += n
 		}
-	})
+	}
 	if len(groups) == 0 {
 		groups = append(groups, chunkGroup{})
 	}

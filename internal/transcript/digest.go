@@ -241,6 +241,8 @@ func Build(ctx context.Context, r *Reader, opts Options) (*Digest, error) {
 // It counts the text as it is rendered, a turn at a time, without holding it.
 func (d *Digest) Tokens() int {
 	n := utf8.RuneCountInString(d.header(""))
-	d.eachBlock(func(_ int, block string) { n += 1 + utf8.RuneCountInString(block) })
+	for _, block := range d.blocks() {
+		n += 1 + utf8.RuneCountInString(block)
+	}
 	return memory.RuneTokens(n)
 }

@@ -3,6 +3,7 @@ package transcript
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -188,4 +190,57 @@ func benchDigestMemory(b *testing.B, size int64) {
 	b.ReportMetric(mb(live), "peak-live-MB")
 	b.ReportMetric(mb(all), "peak-heap-MB")
 	b.ReportMetric(peakRSSMB(), "peak-RSS-MB")
+}
+
+// TestWriteTo: WriteTo writes what String returns, and stops at the first
+// error of its writer, saying how much it wrote.
+func TestWriteTo(t *testing.T) {
+	syn, _ := writeSynthetic(t, 1<<20)
+	paths := map[string]string{"synthetic": syn}
+	for _, name := range []string{"ccviewer__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", "spotter__subagent.jsonl", "spotter__tool_heavy.jsonl"} {
+		if p := filepath.Join(realDir, name); fileExists(p) {
+			paths[name] = p
+		}
+	}
+	for name, path := range paths {
+		t.Run(name, func(t *testing.T) {
+			d, _ := digestFile(t, path)
+			want := d.String()
+			var b strings.Builder
+			n, err := d.WriteTo(&b)
+			if err != nil || b.String() != want || n != int64(len(want)) {
+				t.Errorf("WriteTo = %d, %v, %d bytes differing from String's %d: %v", n, err, b.Len(), len(want), b.String() != want)
+			}
+			for _, limit := range []int{0, 10, len(want) / 2, len(want) - 1} {
+				w := &failingWriter{left: limit}
+				n, err := d.WriteTo(w)
+				if !errors.Is(err, errFull) || n != int64(limit) || w.b.String() != want[:limit] {
+					t.Errorf("WriteTo a writer full after %d bytes = %d, %v; want %d, %v, and the text's start", limit, n, err, limit, errFull)
+				}
+			}
+		})
+	}
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+var errFull = errors.New("full")
+
+// failingWriter takes left bytes, then fails.
+type failingWriter struct {
+	b    strings.Builder
+	left int
+}
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	n := min(len(p), w.left)
+	w.b.Write(p[:n])
+	w.left -= n
+	if n < len(p) {
+		return n, errFull
+	}
+	return n, nil
 }

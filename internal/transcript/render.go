@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"io"
+	"iter"
 	"strconv"
 	"strings"
 	"time"
@@ -66,15 +68,33 @@ import (
 func (d *Digest) String() string {
 	head := d.header("")
 	n := len(head)
-	d.eachBlock(func(_ int, block string) { n += 1 + len(block) })
+	for _, block := range d.blocks() {
+		n += 1 + len(block)
+	}
 	var b strings.Builder
 	b.Grow(n) // rendered twice, held once: a digest's text can be most of a long session's
-	b.WriteString(head)
-	d.eachBlock(func(_ int, block string) {
-		b.WriteByte('\n')
-		b.WriteString(block)
-	})
+	d.WriteTo(&b) // a strings.Builder never fails
 	return b.String()
+}
+
+// WriteTo writes [Digest.String] to w a turn at a time, holding no more of
+// the text than one turn's. It stops at the first error w returns.
+func (d *Digest) WriteTo(w io.Writer) (int64, error) {
+	n, err := io.WriteString(w, d.header(""))
+	written := int64(n)
+	if err != nil {
+		return written, err
+	}
+	for _, block := range d.blocks() {
+		for _, s := range [...]string{"\n", block} {
+			n, err := io.WriteString(w, s)
+			written += int64(n)
+			if err != nil {
+				return written, err
+			}
+		}
+	}
+	return written, nil
 }
 
 // header renders the header lines; chunk, when set, adds a "chunk:" line.
@@ -103,19 +123,23 @@ func (d *Digest) header(chunk string) string {
 	return Printable(b.String())
 }
 
-// eachBlock renders each turn, then the files and failures sections, each
-// ending with a newline, and gives them to yield in that order with the
-// index of the turn (0 for a section). One block is rendered at a time, so
-// what renders the digest holds no more of it than it keeps.
-func (d *Digest) eachBlock(yield func(turn int, block string)) {
-	for _, t := range d.Turns {
-		yield(t.Index, renderTurn(t))
-	}
-	if s := d.renderFiles(); s != "" {
-		yield(0, Printable(s))
-	}
-	if s := d.renderFailures(); s != "" {
-		yield(0, Printable(s))
+// blocks renders each turn, then the files and failures sections, each
+// ending with a newline, and yields them in that order with the index of
+// the turn (0 for a section). One block is rendered at a time, so what
+// renders the digest holds no more of it than it keeps.
+func (d *Digest) blocks() iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		for _, t := range d.Turns {
+			if !yield(t.Index, renderTurn(t)) {
+				return
+			}
+		}
+		if s := d.renderFiles(); s != "" && !yield(0, Printable(s)) {
+			return
+		}
+		if s := d.renderFailures(); s != "" {
+			yield(0, Printable(s))
+		}
 	}
 }
 
