@@ -72,7 +72,7 @@ func (d *Digest) String() string {
 		n += 1 + len(block)
 	}
 	var b strings.Builder
-	b.Grow(n) // rendered twice, held once: a digest's text can be most of a long session's
+	b.Grow(n)     // rendered twice, held once: a digest's text can be most of a long session's
 	d.WriteTo(&b) // a strings.Builder never fails
 	return b.String()
 }
@@ -80,18 +80,28 @@ func (d *Digest) String() string {
 // WriteTo writes [Digest.String] to w a turn at a time, holding no more of
 // the text than one turn's. It stops at the first error w returns.
 func (d *Digest) WriteTo(w io.Writer) (int64, error) {
-	n, err := io.WriteString(w, d.header(""))
-	written := int64(n)
-	if err != nil {
+	var written int64
+	write := func(s string) error {
+		n, err := io.WriteString(w, s)
+		written += int64(n)
+		return err
+	}
+	if err := write(d.header("")); err != nil {
 		return written, err
 	}
-	for _, block := range d.blocks() {
-		for _, s := range [...]string{"\n", block} {
-			n, err := io.WriteString(w, s)
-			written += int64(n)
-			if err != nil {
+	for _, t := range d.Turns {
+		if err := write("\n"); err != nil {
+			return written, err
+		}
+		for part := range turnParts(t) {
+			if err := write(part); err != nil {
 				return written, err
 			}
+		}
+	}
+	for _, s := range d.sections() {
+		if err := write("\n" + s); err != nil {
+			return written, err
 		}
 	}
 	return written, nil
@@ -134,13 +144,24 @@ func (d *Digest) blocks() iter.Seq2[int, string] {
 				return
 			}
 		}
-		if s := d.renderFiles(); s != "" && !yield(0, Printable(s)) {
-			return
-		}
-		if s := d.renderFailures(); s != "" {
-			yield(0, Printable(s))
+		for _, s := range d.sections() {
+			if !yield(0, s) {
+				return
+			}
 		}
 	}
+}
+
+// sections renders the files and failures sections, [Printable], leaving
+// out an empty one.
+func (d *Digest) sections() []string {
+	var out []string
+	for _, s := range [...]string{d.renderFiles(), d.renderFailures()} {
+		if s != "" {
+			out = append(out, Printable(s))
+		}
+	}
+	return out
 }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
@@ -165,38 +186,59 @@ func turnHeading(t *Turn) string {
 }
 
 // renderTurn renders a turn as the digest shows it, [Printable].
-func renderTurn(t *Turn) string { return Printable(renderTurnText(t)) }
-
-func renderTurnText(t *Turn) string {
+func renderTurn(t *Turn) string {
 	var b strings.Builder
-	b.WriteString(turnHeading(t))
-	b.WriteByte('\n')
-	for _, it := range t.Items {
-		switch it.Kind {
-		case ItemUser:
-			prefix := "user: "
-			switch {
-			case t.Kind == TurnAgent:
-				prefix = "parent agent: " // the instructions of the agent that started it
-			case it.Queued:
-				prefix = "user (queued): "
-			}
-			writeText(&b, prefix, "  ", it.Text)
-		case ItemToolText:
-			writeText(&b, "tool output: ", "  ", it.Text)
-		case ItemAssistant:
-			writeText(&b, "assistant: ", "  ", it.Text)
-		case ItemNote:
-			writeText(&b, "note: ", "  ", it.Text)
-		case ItemCompaction:
-			writeText(&b, "compaction: ", "  ", it.Text)
-		case ItemSummary:
-			writeText(&b, "summary: ", "  ", it.Text)
-		case ItemTool:
-			renderCall(&b, it.Tool)
-		}
+	for part := range turnParts(t) {
+		b.WriteString(part)
 	}
 	return b.String()
+}
+
+// turnParts yields a turn's heading line, then each of its items as
+// rendered, each [Printable] and ending with a newline: the turn's text, a
+// part at a time. Printable takes a text apart line by line (a control
+// sequence ends with its line at the latest), so the parts cleaned one by
+// one are the whole cleaned at once.
+func turnParts(t *Turn) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if !yield(Printable(turnHeading(t) + "\n")) {
+			return
+		}
+		for _, it := range t.Items {
+			var b strings.Builder
+			renderItem(&b, t, it)
+			if !yield(Printable(b.String())) {
+				return
+			}
+		}
+	}
+}
+
+// renderItem writes one item of turn t.
+func renderItem(b *strings.Builder, t *Turn, it Item) {
+	switch it.Kind {
+	case ItemUser:
+		prefix := "user: "
+		switch {
+		case t.Kind == TurnAgent:
+			prefix = "parent agent: " // the instructions of the agent that started it
+		case it.Queued:
+			prefix = "user (queued): "
+		}
+		writeText(b, prefix, "  ", it.Text)
+	case ItemToolText:
+		writeText(b, "tool output: ", "  ", it.Text)
+	case ItemAssistant:
+		writeText(b, "assistant: ", "  ", it.Text)
+	case ItemNote:
+		writeText(b, "note: ", "  ", it.Text)
+	case ItemCompaction:
+		writeText(b, "compaction: ", "  ", it.Text)
+	case ItemSummary:
+		writeText(b, "summary: ", "  ", it.Text)
+	case ItemTool:
+		renderCall(b, it.Tool)
+	}
 }
 
 // renderCall writes a tool call's line and what it keeps of its result.
