@@ -238,11 +238,11 @@ func Build(ctx context.Context, r *Reader, opts Options) (*Digest, error) {
 }
 
 // Tokens returns the estimated size of [Digest.String] in tokens.
-// It counts the text as it is rendered, a turn at a time, without holding it.
+// It counts the text as it is rendered, a part at a time, without holding it.
 func (d *Digest) Tokens() int {
 	n := utf8.RuneCountInString(d.header(""))
-	for _, block := range d.blocks() {
-		n += 1 + utf8.RuneCountInString(block)
+	for part := range d.parts() {
+		n += utf8.RuneCountInString(part)
 	}
 	return memory.RuneTokens(n)
 }

@@ -68,43 +68,58 @@ import (
 func (d *Digest) String() string {
 	head := d.header("")
 	n := len(head)
-	for _, block := range d.blocks() {
-		n += 1 + len(block)
+	for part := range d.parts() {
+		n += len(part)
 	}
 	var b strings.Builder
-	b.Grow(n)     // rendered twice, held once: a digest's text can be most of a long session's
-	d.WriteTo(&b) // a strings.Builder never fails
+	b.Grow(n) // rendered twice, held once: a digest's text can be most of a long session's
+	b.WriteString(head)
+	for part := range d.parts() {
+		b.WriteString(part)
+	}
 	return b.String()
 }
 
-// WriteTo writes [Digest.String] to w a turn at a time, holding no more of
-// the text than one turn's. It stops at the first error w returns.
+// WriteTo writes [Digest.String] to w a part at a time (a turn's heading,
+// one of its items, a section), holding no more of the text than that. It
+// stops at the first error w returns.
 func (d *Digest) WriteTo(w io.Writer) (int64, error) {
-	var written int64
-	write := func(s string) error {
-		n, err := io.WriteString(w, s)
-		written += int64(n)
-		return err
-	}
-	if err := write(d.header("")); err != nil {
+	n, err := io.WriteString(w, d.header(""))
+	written := int64(n)
+	if err != nil {
 		return written, err
 	}
-	for _, t := range d.Turns {
-		if err := write("\n"); err != nil {
-			return written, err
-		}
-		for part := range turnParts(t) {
-			if err := write(part); err != nil {
-				return written, err
-			}
-		}
-	}
-	for _, s := range d.sections() {
-		if err := write("\n" + s); err != nil {
+	for part := range d.parts() {
+		n, err := io.WriteString(w, part)
+		written += int64(n)
+		if err != nil {
 			return written, err
 		}
 	}
 	return written, nil
+}
+
+// parts yields the digest's text after its header a part at a time: for
+// each turn a blank line, its heading and each of its items (turnParts),
+// then for each section a blank line and the section.
+func (d *Digest) parts() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, t := range d.Turns {
+			if !yield("\n") {
+				return
+			}
+			for part := range turnParts(t) {
+				if !yield(part) {
+					return
+				}
+			}
+		}
+		for _, s := range d.sections() {
+			if !yield("\n") || !yield(s) {
+				return
+			}
+		}
+	}
 }
 
 // header renders the header lines; chunk, when set, adds a "chunk:" line.
@@ -135,8 +150,9 @@ func (d *Digest) header(chunk string) string {
 
 // blocks renders each turn, then the files and failures sections, each
 // ending with a newline, and yields them in that order with the index of
-// the turn (0 for a section). One block is rendered at a time, so what
-// renders the digest holds no more of it than it keeps.
+// the turn (0 for a section), for [Digest.Chunks], which splits them. One
+// block is rendered at a time, so what renders the digest holds no more of
+// it than it keeps.
 func (d *Digest) blocks() iter.Seq2[int, string] {
 	return func(yield func(int, string) bool) {
 		for _, t := range d.Turns {
