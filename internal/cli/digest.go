@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -81,8 +82,12 @@ func runDigest(ctx context.Context, f *Factory, opts digestOptions) error {
 		return printRequests(ctx, f, d, opts.json)
 	}
 	if !opts.json {
-		_, err := fmt.Fprint(f.IO.Out, d.String())
-		return err
+		// A turn at a time: a long session's digest is not held twice.
+		w := bufio.NewWriterSize(f.IO.Out, 64<<10)
+		if _, err := d.WriteTo(w); err != nil {
+			return err
+		}
+		return w.Flush()
 	}
 	text := d.String()
 	return printJSON(f.IO.Out, digestJSON{

@@ -7,7 +7,13 @@ import "unicode/utf8"
 // everywhere (budgets, stats, hook limits), so that numbers agree; it is
 // deliberately simple and errs high for code, low for CJK text.
 func EstimateTokens(s string) int {
-	return (utf8.RuneCountInString(s) + 3) / 4
+	return RuneTokens(utf8.RuneCountInString(s))
+}
+
+// RuneTokens is [EstimateTokens] of a text of n characters, for one counted
+// in pieces without being put together.
+func RuneTokens(n int) int {
+	return (n + 3) / 4
 }
 
 // The budget of the context every session starts with, in tokens: the

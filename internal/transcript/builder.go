@@ -78,6 +78,9 @@ func (b *Builder) ReadFile(ctx context.Context, path string, offset int64) (int6
 		return 0, err
 	}
 	defer r.Close()
+	if skipped := b.opts.Skipped; skipped != nil {
+		r.Oversized = func(line int, off int64, size int) { skipped(path, line, off, size) }
+	}
 	if err := b.ReadFrom(ctx, r); err != nil {
 		return 0, err
 	}

@@ -27,63 +27,84 @@ type Chunk struct {
 // later pieces headed "## turn N (continued)"; a single line larger than a
 // chunk is cut. The files and failures sections go last. When the digest
 // fits, there is one chunk.
+//
+// The digest is rendered twice, a turn at a time: once to measure the
+// pieces and group them, once to write each chunk, so that only the chunks
+// are held, not the pieces as well.
 func (d *Digest) Chunks(budget int) []Chunk {
-	type piece struct {
-		text string
-		turn int
-	}
 	room := budget*4 - utf8.RuneCountInString(d.header("9999/9999")) - 1
 	room = max(room, minChunkRunes)
-
-	var pieces []piece
-	for i, block := range d.blocks() {
-		turn := 0
-		if i < len(d.Turns) {
-			turn = d.Turns[i].Index
-		}
-		for _, p := range splitBlock(block, room) {
-			pieces = append(pieces, piece{p, turn})
-		}
-	}
-
-	type group struct {
-		pieces      []string
-		first, last int
-	}
-	var groups []group
-	used := room + 1 // forces a new group for the first piece
-	for _, p := range pieces {
-		n := utf8.RuneCountInString(p.text) + 1 // and the blank line before it
-		if used+n > room || len(groups) == 0 {
-			groups = append(groups, group{})
-			used = 0
-		}
-		g := &groups[len(groups)-1]
-		g.pieces = append(g.pieces, p.text)
-		if p.turn > 0 {
-			if g.first == 0 {
-				g.first = p.turn
-			}
-			g.last = p.turn
-		}
-		used += n
-	}
-	if len(groups) == 0 {
-		groups = append(groups, group{})
-	}
+	groups := d.chunkGroups(room)
 
 	chunks := make([]Chunk, len(groups))
-	for i, g := range groups {
-		var b strings.Builder
-		b.WriteString(d.header(strconv.Itoa(i+1) + "/" + strconv.Itoa(len(groups))))
-		for _, p := range g.pieces {
+	var b strings.Builder
+	g, left := -1, 0 // the chunk being written, and the pieces it still takes
+	finish := func() {
+		if g >= 0 {
+			text := b.String()
+			chunks[g] = Chunk{Text: text, Tokens: memory.EstimateTokens(text), First: groups[g].first, Last: groups[g].last}
+		}
+	}
+	next := func() {
+		finish()
+		g++
+		head := d.header(strconv.Itoa(g+1) + "/" + strconv.Itoa(len(groups)))
+		b = strings.Builder{}
+		b.Grow(len(head) + groups[g].bytes)
+		b.WriteString(head)
+		left = groups[g].pieces
+	}
+	next()
+	for _, block := range d.blocks() {
+		for _, p := range splitBlock(block, room) {
+			if left == 0 {
+				next()
+			}
 			b.WriteByte('\n')
 			b.WriteString(p)
+			left--
 		}
-		text := b.String()
-		chunks[i] = Chunk{Text: text, Tokens: memory.EstimateTokens(text), First: g.first, Last: g.last}
 	}
+	finish()
 	return chunks
+}
+
+// A chunkGroup is what one chunk holds: how many pieces, their bytes with
+// the newline before each, and the first and last turn among them.
+type chunkGroup struct {
+	pieces, bytes int
+	first, last   int
+}
+
+// chunkGroups measures the pieces of the digest's blocks, cut to room, and
+// groups them in order into chunks of at most room characters each. There
+// is always at least one group.
+func (d *Digest) chunkGroups(room int) []chunkGroup {
+	var groups []chunkGroup
+	used := room + 1 // forces a new group for the first piece
+	for turn, block := range d.blocks() {
+		for _, p := range splitBlock(block, room) {
+			n := utf8.RuneCountInString(p) + 1 // and the blank line before it
+			if used+n > room || len(groups) == 0 {
+				groups = append(groups, chunkGroup{})
+				used = 0
+			}
+			g := &groups[len(groups)-1]
+			g.pieces++
+			g.bytes += len(p) + 1
+			if turn > 0 {
+				if g.first == 0 {
+					g.first = turn
+				}
+				g.last = turn
+			}
+			used += n
+		}
+	}
+	if len(groups) == 0 {
+		groups = append(groups, chunkGroup{})
+	}
+	return groups
 }
 
 // splitBlock cuts a rendered block into pieces of at most room runes each

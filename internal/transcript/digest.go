@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
@@ -20,6 +21,12 @@ type Options struct {
 	// CWD is the session's working folder when the transcript does not say
 	// (a Gemini CLI session does not): paths inside it are shown relative.
 	CWD string
+
+	// Skipped, when set, hears of each line that [Builder.ReadFile] steps
+	// over as too long to decode ([DefaultMaxLineBytes]): the file, the
+	// line's number counted from where the read started, its offset and
+	// its length. The rest of the file is read all the same.
+	Skipped func(path string, line int, offset int64, size int)
 
 	MaxPrompt  int // characters of one user prompt kept; default 6000
 	MaxProse   int // characters of one assistant message kept; default 3000
@@ -231,6 +238,11 @@ func Build(ctx context.Context, r *Reader, opts Options) (*Digest, error) {
 }
 
 // Tokens returns the estimated size of [Digest.String] in tokens.
+// It counts the text as it is rendered, a part at a time, without holding it.
 func (d *Digest) Tokens() int {
-	return memory.EstimateTokens(d.String())
+	n := utf8.RuneCountInString(d.header(""))
+	for part := range d.parts() {
+		n += utf8.RuneCountInString(part)
+	}
+	return memory.RuneTokens(n)
 }

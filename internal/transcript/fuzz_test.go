@@ -212,6 +212,7 @@ func FuzzPrintable(f *testing.F) {
 	f.Add("> tsc\n\x1b]52;c;bHM=\x07\x1b[2Jsrc/db.ts(4,10): error\x1b]0;t\x1b\\ \u009b31m\u202eevil\u202c\x08 ok\tdone")
 	f.Add("\x1b]8;;https://x.evil\x07link\x1b]8;;\x07 and \x1bP+q\x1b\\ and \x1b")
 	f.Add("plain text, ünïcode, 日本語")
+	f.Add("a\x1b\nb\x1b[31\nc\x1b]0;t\nd\u009b2\ne\xe6\nf")
 	f.Fuzz(func(t *testing.T, s string) {
 		got := Printable(s)
 		for _, r := range got {
@@ -224,6 +225,15 @@ func FuzzPrintable(f *testing.F) {
 		}
 		if !needsCleaning(s) && got != s {
 			t.Fatalf("Printable(%q) = %q changed text that needed no cleaning", s, got)
+		}
+		// A digest is cleaned a part at a time (turnParts): line by line
+		// must be the same as whole.
+		var lines strings.Builder
+		for line := range strings.SplitAfterSeq(s, "\n") {
+			lines.WriteString(Printable(line))
+		}
+		if lines.String() != got {
+			t.Fatalf("Printable(%q) = %q, but line by line %q", s, got, lines.String())
 		}
 	})
 }

@@ -55,6 +55,11 @@ type Reader struct {
 	// call to Next. Zero means [DefaultMaxLineBytes].
 	MaxLineBytes int
 
+	// Oversized, when set, hears of each line stepped over as longer than
+	// MaxLineBytes: its number among the lines read (from 1 at the
+	// starting offset), the offset of its first byte and its length.
+	Oversized func(line int, offset int64, size int)
+
 	br     *bufio.Reader
 	closer io.Closer
 	off    int64 // offset past the last complete line consumed
@@ -259,6 +264,10 @@ func (r *Reader) readLine() (line []byte, complete bool, err error) {
 			r.stats.Lines++
 			if n > max+1 {
 				r.stats.Oversized++
+				r.takeBuf(nil) // what was read of it is not kept for the lines after
+				if r.Oversized != nil {
+					r.Oversized(r.stats.Lines, r.off-int64(n), n-1) // without its newline
+				}
 				return nil, false, nil
 			}
 			return r.takeBuf(r.buf[:len(r.buf)-1]), true, nil

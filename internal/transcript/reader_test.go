@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -138,24 +139,53 @@ func TestReaderRepairsText(t *testing.T) {
 	}
 }
 
+// TestReaderOversizedLine: a line longer than MaxLineBytes is stepped
+// over, counted, and named to Oversized by its number, offset and length;
+// the lines around it are read.
 func TestReaderOversizedLine(t *testing.T) {
-	big := userLine("big", strings.Repeat("x", 5000))
-	data := userLine("u1", "a") + "\n" + big + "\n" + userLine("u2", "b") + "\n"
-	r := NewReader(strings.NewReader(data), 0)
-	r.MaxLineBytes = 1000
-	var got []string
-	for {
-		e, err := r.Next()
-		if err != nil {
-			break
-		}
-		got = append(got, e.UUID)
+	type skip struct {
+		line int
+		off  int64
+		size int
 	}
-	if strings.Join(got, ",") != "u1,u2" || r.Stats().Oversized != 1 {
-		t.Errorf("entries %v, Oversized %d; want [u1 u2], 1", got, r.Stats().Oversized)
+	small, big := userLine("u1", "a"), userLine("big", strings.Repeat("x", 5000))
+	tests := []struct {
+		name  string
+		lines []string
+		want  []string
+		skips []skip
+	}{
+		{"between", []string{small, big, userLine("u2", "b")}, []string{"u1", "u2"},
+			[]skip{{2, int64(len(small) + 1), len(big)}}},
+		{"first", []string{big, small}, []string{"u1"}, []skip{{1, 0, len(big)}}},
+		{"two", []string{small, big, big, small}, []string{"u1", "u1"},
+			[]skip{{2, int64(len(small) + 1), len(big)}, {3, int64(len(small) + len(big) + 2), len(big)}}},
 	}
-	if r.Offset() != int64(len(data)) {
-		t.Errorf("Offset() = %d, want %d", r.Offset(), len(data))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := strings.Join(tt.lines, "\n") + "\n"
+			r := NewReader(strings.NewReader(data), 0)
+			r.MaxLineBytes = 1000
+			var skips []skip
+			r.Oversized = func(line int, off int64, size int) { skips = append(skips, skip{line, off, size}) }
+			var got []string
+			for {
+				e, err := r.Next()
+				if err != nil {
+					break
+				}
+				got = append(got, e.UUID)
+			}
+			if !slices.Equal(got, tt.want) || r.Stats().Oversized != len(tt.skips) {
+				t.Errorf("entries %v, Oversized %d; want %v, %d", got, r.Stats().Oversized, tt.want, len(tt.skips))
+			}
+			if !slices.Equal(skips, tt.skips) {
+				t.Errorf("Oversized heard %v, want %v", skips, tt.skips)
+			}
+			if r.Offset() != int64(len(data)) {
+				t.Errorf("Offset() = %d, want %d", r.Offset(), len(data))
+			}
+		})
 	}
 }
 

@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"io"
+	"iter"
 	"strconv"
 	"strings"
 	"time"
@@ -64,13 +66,60 @@ import (
 // the checking command's. A sub-agent's report is given once, under the
 // call that started it. The same digest always renders to the same bytes.
 func (d *Digest) String() string {
+	head := d.header("")
+	n := len(head)
+	for part := range d.parts() {
+		n += len(part)
+	}
 	var b strings.Builder
-	b.WriteString(d.header(""))
-	for _, block := range d.blocks() {
-		b.WriteByte('\n')
-		b.WriteString(block)
+	b.Grow(n) // rendered twice, held once: a digest's text can be most of a long session's
+	b.WriteString(head)
+	for part := range d.parts() {
+		b.WriteString(part)
 	}
 	return b.String()
+}
+
+// WriteTo writes [Digest.String] to w a part at a time (a turn's heading,
+// one of its items, a section), holding no more of the text than that. It
+// stops at the first error w returns.
+func (d *Digest) WriteTo(w io.Writer) (int64, error) {
+	n, err := io.WriteString(w, d.header(""))
+	written := int64(n)
+	if err != nil {
+		return written, err
+	}
+	for part := range d.parts() {
+		n, err := io.WriteString(w, part)
+		written += int64(n)
+		if err != nil {
+			return written, err
+		}
+	}
+	return written, nil
+}
+
+// parts yields the digest's text after its header a part at a time: for
+// each turn a blank line, its heading and each of its items (turnParts),
+// then for each section a blank line and the section.
+func (d *Digest) parts() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, t := range d.Turns {
+			if !yield("\n") {
+				return
+			}
+			for part := range turnParts(t) {
+				if !yield(part) {
+					return
+				}
+			}
+		}
+		for _, s := range d.sections() {
+			if !yield("\n") || !yield(s) {
+				return
+			}
+		}
+	}
 }
 
 // header renders the header lines; chunk, when set, adds a "chunk:" line.
@@ -100,17 +149,33 @@ func (d *Digest) header(chunk string) string {
 }
 
 // blocks renders each turn, then the files and failures sections, each
-// ending with a newline.
-func (d *Digest) blocks() []string {
-	out := make([]string, 0, len(d.Turns)+2)
-	for _, t := range d.Turns {
-		out = append(out, renderTurn(t))
+// ending with a newline, and yields them in that order with the index of
+// the turn (0 for a section), for [Digest.Chunks], which splits them. One
+// block is rendered at a time, so what renders the digest holds no more of
+// it than it keeps.
+func (d *Digest) blocks() iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		for _, t := range d.Turns {
+			if !yield(t.Index, renderTurn(t)) {
+				return
+			}
+		}
+		for _, s := range d.sections() {
+			if !yield(0, s) {
+				return
+			}
+		}
 	}
-	if s := d.renderFiles(); s != "" {
-		out = append(out, Printable(s))
-	}
-	if s := d.renderFailures(); s != "" {
-		out = append(out, Printable(s))
+}
+
+// sections renders the files and failures sections, [Printable], leaving
+// out an empty one.
+func (d *Digest) sections() []string {
+	var out []string
+	for _, s := range [...]string{d.renderFiles(), d.renderFailures()} {
+		if s != "" {
+			out = append(out, Printable(s))
+		}
 	}
 	return out
 }
@@ -137,43 +202,68 @@ func turnHeading(t *Turn) string {
 }
 
 // renderTurn renders a turn as the digest shows it, [Printable].
-func renderTurn(t *Turn) string { return Printable(renderTurnText(t)) }
-
-func renderTurnText(t *Turn) string {
+func renderTurn(t *Turn) string {
 	var b strings.Builder
-	b.WriteString(turnHeading(t))
-	b.WriteByte('\n')
-	for _, it := range t.Items {
-		switch it.Kind {
-		case ItemUser:
-			prefix := "user: "
-			switch {
-			case t.Kind == TurnAgent:
-				prefix = "parent agent: " // the instructions of the agent that started it
-			case it.Queued:
-				prefix = "user (queued): "
-			}
-			writeText(&b, prefix, "  ", it.Text)
-		case ItemToolText:
-			writeText(&b, "tool output: ", "  ", it.Text)
-		case ItemAssistant:
-			writeText(&b, "assistant: ", "  ", it.Text)
-		case ItemNote:
-			writeText(&b, "note: ", "  ", it.Text)
-		case ItemCompaction:
-			writeText(&b, "compaction: ", "  ", it.Text)
-		case ItemSummary:
-			writeText(&b, "summary: ", "  ", it.Text)
-		case ItemTool:
-			renderCall(&b, it.Tool)
-		}
+	for part := range turnParts(t) {
+		b.WriteString(part)
 	}
 	return b.String()
 }
 
+// turnParts yields a turn's heading line, then each of its items as
+// rendered, each [Printable] and ending with a newline: the turn's text, a
+// part at a time. Printable takes a text apart line by line (a control
+// sequence ends with its line at the latest), so the parts cleaned one by
+// one are the whole cleaned at once.
+func turnParts(t *Turn) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if !yield(Printable(turnHeading(t) + "\n")) {
+			return
+		}
+		for _, it := range t.Items {
+			var b strings.Builder
+			renderItem(&b, t, it)
+			if !yield(Printable(b.String())) {
+				return
+			}
+		}
+	}
+}
+
+// renderItem writes one item of turn t.
+func renderItem(b *strings.Builder, t *Turn, it Item) {
+	switch it.Kind {
+	case ItemUser:
+		prefix := "user: "
+		switch {
+		case t.Kind == TurnAgent:
+			prefix = "parent agent: " // the instructions of the agent that started it
+		case it.Queued:
+			prefix = "user (queued): "
+		}
+		writeText(b, prefix, "  ", it.Text)
+	case ItemToolText:
+		writeText(b, "tool output: ", "  ", it.Text)
+	case ItemAssistant:
+		writeText(b, "assistant: ", "  ", it.Text)
+	case ItemNote:
+		writeText(b, "note: ", "  ", it.Text)
+	case ItemCompaction:
+		writeText(b, "compaction: ", "  ", it.Text)
+	case ItemSummary:
+		writeText(b, "summary: ", "  ", it.Text)
+	case ItemTool:
+		renderCall(b, it.Tool)
+	}
+}
+
 // renderCall writes a tool call's line and what it keeps of its result.
 func renderCall(b *strings.Builder, c *ToolCall) {
-	b.WriteString("tool: " + callText(c) + " -> " + outcomeText(c) + "\n")
+	b.WriteString("tool: ")
+	b.WriteString(callText(c))
+	b.WriteString(" -> ")
+	b.WriteString(outcomeText(c))
+	b.WriteByte('\n')
 	if c.Feedback != "" {
 		writeText(b, "  user (rejected): ", "    ", c.Feedback)
 	}
@@ -260,12 +350,19 @@ func writeText(b *strings.Builder, prefix, indent, text string) {
 	for line := range strings.SplitSeq(text, "\n") {
 		switch {
 		case first:
-			b.WriteString(strings.TrimRight(prefix+line, " "))
+			// prefix+line without its trailing spaces, not put together.
+			if l := strings.TrimRight(line, " "); l != "" {
+				b.WriteString(prefix)
+				b.WriteString(l)
+			} else {
+				b.WriteString(strings.TrimRight(prefix, " "))
+			}
 			first = false
 		case line == "":
 			b.WriteString(strings.TrimRight(indent, " "))
 		default:
-			b.WriteString(indent + line)
+			b.WriteString(indent)
+			b.WriteString(line)
 		}
 		b.WriteByte('\n')
 	}

@@ -68,7 +68,7 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 	if err != nil {
 		return queue.Result{}, err
 	}
-	b := transcript.NewBuilder(transcript.Options{Redact: p.Redact, CWD: j.Cwd})
+	b := transcript.NewBuilder(transcript.Options{Redact: p.Redact, CWD: j.Cwd, Skipped: p.logSkipped(j)})
 	end, err := b.ReadFile(ctx, j.Transcript, start)
 	if err != nil {
 		return queue.Result{}, err
@@ -114,6 +114,16 @@ func (p *Pipeline) Process(ctx context.Context, j queue.Job) (queue.Result, erro
 	n, err := p.consolidate(ctx, j, d, facts, fmt.Sprintf("transcript %s, bytes %d-%d", j.Session, start, end))
 	res.Facts = n
 	return res, err
+}
+
+// logSkipped returns what hears of the lines of j's transcripts too long
+// to read: each is logged, where it is and how long; the job goes on
+// without it.
+func (p *Pipeline) logSkipped(j queue.Job) func(path string, line int, off int64, size int) {
+	return func(path string, line int, off int64, size int) {
+		p.Log.Warn("transcript line too long to read: skipped", "job", j.ID, "file", path,
+			"line", line, "offset", off, "bytes", size, "limit", transcript.DefaultMaxLineBytes)
+	}
 }
 
 // readAgents reads into b the transcripts of the session's sub-agents,

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -48,20 +49,49 @@ func Related(ctx context.Context, db *index.DB, in *consolidate.Inbox, d *transc
 
 // relatedQueryOf is what a session is recalled for: the person's words
 // (else the start of the digest) and the files it created, edited or read.
+// Only the first relatedQuery bytes are put together, whatever the
+// session's length.
 func relatedQueryOf(d *transcript.Digest) (string, []string) {
 	var b strings.Builder
+	spoke := false
 	for _, s := range d.Said() {
-		b.WriteString(s + "\n")
+		b.WriteString(s)
+		b.WriteByte('\n')
+		spoke = spoke || strings.TrimSpace(s) != ""
+		if spoke && b.Len() > relatedQuery {
+			break // the rest is cut
+		}
 	}
 	text := b.String()
-	if strings.TrimSpace(text) == "" {
-		text = d.String()
+	if !spoke {
+		h := &headWriter{max: relatedQuery + 1}
+		d.WriteTo(h) // stops at errEnough
+		text = h.b.String()
 	}
 	if len(text) > relatedQuery {
 		text = strings.ToValidUTF8(text[:relatedQuery], "")
 	}
 	fs := d.Files()
 	return text, slices.Concat(fs.Created, fs.Edited, fs.Read)
+}
+
+// errEnough is what a [headWriter] says once it holds all it keeps.
+var errEnough = errors.New("enough written")
+
+// A headWriter keeps the first max bytes written to it and refuses the
+// rest, so that what writes to it stops there.
+type headWriter struct {
+	b   strings.Builder
+	max int
+}
+
+func (w *headWriter) Write(p []byte) (int, error) {
+	n := min(len(p), w.max-w.b.Len())
+	w.b.Write(p[:n])
+	if n < len(p) {
+		return n, errEnough
+	}
+	return n, nil
 }
 
 // closestDrafts returns at most n drafts that share a word with text, the

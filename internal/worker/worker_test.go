@@ -296,3 +296,48 @@ func TestFactsPerJobBounded(t *testing.T) {
 		t.Errorf("the log does not say %q:\n%s", want, logged.String())
 	}
 }
+
+// TestOversizedLineLogged: a transcript line too long to read (a tool's
+// output of more than transcript.DefaultMaxLineBytes written inline) is
+// stepped over and logged with its file, line number and offset, and the
+// facts of the lines around it are kept.
+func TestOversizedLineLogged(t *testing.T) {
+	huge := line("s1", strings.Repeat("x", transcript.DefaultMaxLineBytes), 99)
+	a, b := line("s1", "remember: deploys go through make deploy", 1), line("s1", "remember: the staging database is read-only", 2)
+	tests := []struct {
+		name  string
+		lines []string
+		at    int   // the huge line's number
+		off   int64 // and its offset
+	}{
+		{"between", []string{a, huge, b}, 2, int64(len(a))},
+		{"first", []string{huge, a, b}, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newProject(t)
+			ctx := context.Background()
+			tr := filepath.Join(t.TempDir(), "s1.jsonl")
+			appendLines(t, tr, tt.lines...)
+			p.q.Enqueue(ctx, queue.Job{Session: "s1", Transcript: tr, Event: "session-end"})
+			var logged strings.Builder
+			w := p.worker(rememberer{}, time.Minute)
+			w.Process = func(ctx context.Context, j queue.Job) (queue.Result, error) {
+				pl := p.pipeline(rememberer{})
+				pl.Log = slog.New(slog.NewTextHandler(&logged, nil))
+				return pl.Process(ctx, j)
+			}
+			if err := w.Run(ctx); err != nil {
+				t.Fatal(err)
+			}
+			jobs, _ := p.q.List(ctx, "done")
+			if len(jobs) != 1 || jobs[0].Facts != 2 {
+				t.Errorf("jobs = %+v, want one done with 2 facts", jobs)
+			}
+			want := fmt.Sprintf("file=%s line=%d offset=%d bytes=%d", tr, tt.at, tt.off, len(huge)-1)
+			if !strings.Contains(logged.String(), want) {
+				t.Errorf("the log does not say %q:\n%s", want, logged.String())
+			}
+		})
+	}
+}
