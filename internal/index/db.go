@@ -63,6 +63,9 @@ type DB struct {
 	lmu       sync.Mutex // guards following
 	lengths   []byte     // the lengths row's data, as the last search read it
 	lengthsAt int64      // the generation of the sync that wrote it
+
+	smu    sync.Mutex // guards following
+	synced []Source   // of the last sync: what a repair fills the new index from (see healed)
 }
 
 // stmt returns the statement for query, prepared on first use: the search
