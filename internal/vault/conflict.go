@@ -43,15 +43,26 @@ func IndexConflict(data []byte) (first, last int) {
 }
 
 // unionConflicts resolves the git conflicts in MEMORY.md's text s by
-// keeping both sides' lines: ours, then those of theirs that ours does not
-// hold (a line both sides added is kept once; a blank line is kept
-// wherever it is). The lines of the common ancestor (the diff3 style)
-// go: each side's change of them is kept. Nothing a side wrote is lost,
-// and mnemo's own lines (its markers, the memory lines) come out twice at
-// worst, which [RenderIndex] regenerates once. It returns the text and
-// the 1-based first and last line of each conflict it resolved; a
-// conflict that is not closed is left as it is.
-func unionConflicts(s string) (string, [][2]int) {
+// keeping both sides' lines ([union]). The lines of the common ancestor
+// (the diff3 style) go: each side's change of them is kept. Nothing a side
+// wrote is lost, and mnemo's own lines (its markers, the memory lines)
+// come out twice at worst, which [RenderIndex] regenerates once. It
+// returns the text and the 1-based first and last line of each conflict
+// it resolved; a conflict that is not closed is left as it is.
+func unionConflicts(s string) (string, [][2]int) { return resolveConflicts(s, union) }
+
+// sides returns MEMORY.md's text s as each side of its git conflicts had
+// it, or false when it holds none.
+func sides(s string) (ours, theirs string, ok bool) {
+	ours, spans := resolveConflicts(s, func(o, _ []string) string { return strings.Join(o, "") })
+	theirs, _ = resolveConflicts(s, func(_, t []string) string { return strings.Join(t, "") })
+	return ours, theirs, len(spans) > 0
+}
+
+// resolveConflicts replaces each closed git conflict in s with what
+// resolve makes of its two sides' lines (each ending in a newline), and
+// returns the text and the 1-based first and last line of each conflict.
+func resolveConflicts(s string, resolve func(ours, theirs []string) string) (string, [][2]int) {
 	if !strings.Contains(s, "<<<<<<<") {
 		return s, nil
 	}
@@ -78,7 +89,7 @@ func unionConflicts(s string) (string, [][2]int) {
 		case marker && strings.HasPrefix(t, "=======") && side < 3:
 			side = 3
 		case marker && strings.HasPrefix(t, ">>>>>>>") && side == 3:
-			b.WriteString(union(ours, theirs))
+			b.WriteString(resolve(ours, theirs))
 			spans = append(spans, [2]int{start, n})
 			side = 0
 		case side == 1:
@@ -93,7 +104,8 @@ func unionConflicts(s string) (string, [][2]int) {
 	return b.String(), spans
 }
 
-// union is ours, then the lines of theirs that ours does not hold.
+// union is ours, then the lines of theirs that ours does not hold: a line
+// both sides added is kept once, a blank line wherever it is.
 func union(ours, theirs []string) string {
 	held := make(map[string]bool, len(ours))
 	for _, l := range ours {

@@ -76,3 +76,18 @@ func FuzzUnionConflicts(f *testing.F) {
 		}
 	})
 }
+
+// TestIndexLinesConflicted reads the memory lines of both sides of a
+// conflicted MEMORY.md, as a hook gives them for a vault Claude Code does
+// not load itself: before, only ours (up to the first end of a block).
+func TestIndexLinesConflicted(t *testing.T) {
+	in := "# Memory index\n<!-- mnemo:begin -->\n## Project\n<<<<<<< HEAD\n- [db-name](db-name.md) — The database is shopdb\n" +
+		"- [deploy](deploy.md) — Deploy\n<!-- mnemo:end -->\n- Alice\n=======\n- [api-port](api-port.md) — The API listens on 8080\n" +
+		"- [deploy](deploy.md) — Deploy\n<!-- mnemo:end -->\n- Bob\n>>>>>>> theirs\n"
+	want := []string{"- [db-name](db-name.md) — The database is shopdb", "- [deploy](deploy.md) — Deploy",
+		"- [api-port](api-port.md) — The API listens on 8080"}
+	got := IndexLines([]byte(in))
+	if !slices.Equal(got, want) {
+		t.Errorf("IndexLines(conflicted) = %q, want %q", got, want)
+	}
+}

@@ -312,8 +312,26 @@ func countLines(s string) int { return strings.Count(s, "\n") }
 // IndexLines returns the lines of a MEMORY.md's generated block that name
 // memories (and the overflow line), without headings or blank lines: what
 // a hook shows of a vault Claude Code does not load itself.
+//
+// In a MEMORY.md git left conflicted, each side's block is read: ours
+// lines, then those of theirs that ours lacks.
 func IndexLines(data []byte) []string {
-	text, _ := unionConflicts(string(data)) // both sides' lines, as RenderIndex keeps them
+	ours, theirs, conflicted := sides(string(data))
+	if !conflicted {
+		return blockEntries(string(data))
+	}
+	out := blockEntries(ours)
+	for _, l := range blockEntries(theirs) {
+		if !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// blockEntries returns the lines of text's generated block that start an
+// entry ("- ").
+func blockEntries(text string) []string {
 	_, block, _, found := splitIndex(text)
 	if !found {
 		return nil
