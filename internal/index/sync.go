@@ -78,9 +78,7 @@ type change struct {
 // wrote in between, and starts over when one did. Files are read and
 // parsed under the lock, while the rows are written.
 func (db *DB) Sync(ctx context.Context, sources ...Source) (SyncStats, error) {
-	db.smu.Lock()
-	db.synced = sources
-	db.smu.Unlock()
+	db.mirrors(sources)
 	for range 5 {
 		st, err := db.sync(ctx, sources)
 		if db.moved(err) {
