@@ -130,8 +130,8 @@ func (db *DB) replace(ctx context.Context) error {
 var ErrDamaged = errors.New("damaged (PRAGMA quick_check)")
 
 // Check reports whether index.db at its path is whole, reading every page
-// (PRAGMA quick_check: milliseconds for a small vault, about a tenth of a
-// second for 10,000 memories), as doctor asks: a damage below the schema is
+// (PRAGMA quick_check: 63-102 ms here for 10,000 memories without vectors,
+// a 12.5 MB file), as doctor asks: a damage below the schema is
 // otherwise found only when a statement reads it, which then repairs it.
 func (db *DB) Check(ctx context.Context) error {
 	ok, err := checkFile(ctx, db.path)
