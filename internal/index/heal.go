@@ -7,13 +7,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
-	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
@@ -110,20 +108,13 @@ func (db *DB) replace(ctx context.Context) error {
 			return fmt.Errorf("rebuild: %w", err)
 		}
 	}
-	// The old file's WAL and shared memory go first: a connection to the
-	// new file must never read the old one's pages from them.
-	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
-		if err := os.Remove(db.path + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("remove damaged %s: %w", db.path, err)
-		}
-	}
 	if len(srcs) == 0 {
 		return sqlitefile.Remove(db.path)
 	}
-	if err := os.Rename(tmp, db.path); err != nil {
+	if err := sqlitefile.Replace(db.path, tmp); err != nil {
 		return fmt.Errorf("rebuild: %w", err)
 	}
-	return atomicfile.SyncDir(filepath.Dir(db.path))
+	return nil
 }
 
 // ErrDamaged says that index.db is damaged: [DB.Check] found it so.

@@ -12,6 +12,8 @@ import (
 	"github.com/gofrs/flock"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 )
 
 // IsDamaged reports whether err says the file is not an SQLite database
@@ -70,6 +72,24 @@ func Remove(path string) error {
 		}
 	}
 	return nil
+}
+
+// Replace puts the closed database at with (its WAL checkpointed into it)
+// in place of the one at path. The WAL, shared-memory and journal files
+// of path go first, so that no connection to the new file ever reads the
+// old one's pages from them; the old database stays at path until the
+// rename, so that path never holds no database, where a process would
+// make an empty one. The folder is synced after.
+func Replace(path, with string) error {
+	for _, suffix := range companions[:len(companions)-1] {
+		if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	if err := os.Rename(with, path); err != nil {
+		return err
+	}
+	return atomicfile.SyncDir(filepath.Dir(path))
 }
 
 // LockRepair takes the lock under which a damaged database at path is set
