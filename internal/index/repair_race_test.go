@@ -51,6 +51,9 @@ var damages = []struct {
 	{"memories table overwritten", func(t *testing.T, path string) {
 		overwriteRoots(t, path, "memories")
 	}},
+	{"history table overwritten", func(t *testing.T, path string) {
+		overwriteRoots(t, filepath.Join(filepath.Dir(path), HistoryFileName), "recall_stats")
+	}},
 	{"truncated", func(t *testing.T, path string) {
 		if err := os.Truncate(path, 4096+512); err != nil {
 			t.Fatal(err)
@@ -135,7 +138,7 @@ func damagedIndex(t *testing.T, n int, damage func(*testing.T, string)) (path, d
 }
 
 // answer is what a hook or the MCP server does with the index: open it,
-// bring it up to date, search it.
+// bring it up to date, search it, read the memories most recalled.
 func answer(ctx context.Context, path, dir string, log *slog.Logger) (int, error) {
 	db, err := Open(ctx, path, log)
 	if err != nil {
@@ -147,6 +150,9 @@ func answer(ctx context.Context, path, dir string, log *slog.Logger) (int, error
 	}
 	res, err := db.Search(ctx, WordQuery{Terms: []string{"postgres"}, Weights: defaultWeights, Limit: 100})
 	if err != nil {
+		return 0, err
+	}
+	if _, err := db.Top(ctx, 5); err != nil { // reads the recall statistics, in history.db
 		return 0, err
 	}
 	return len(res.Hits), nil
