@@ -64,12 +64,9 @@ func (db *DB) heal(ctx context.Context, cause error) error {
 		return err
 	}
 	if !history {
-		aside, err := sqlitefile.SetAside(db.history, time.Now())
-		if err != nil {
+		if err := db.newHistory(ctx, "is damaged", cause); err != nil {
 			return err
 		}
-		db.log.Warn("history.db is damaged: set aside, and the history (recall statistics, injection records, verdicts) starts empty",
-			"path", db.history, "aside", aside, "err", cause)
 	}
 	if !main {
 		db.log.Warn("index.db is damaged: rebuilt", "path", db.path, "err", cause)
@@ -78,40 +75,72 @@ func (db *DB) heal(ctx context.Context, cause error) error {
 		}
 	}
 	db.reconnect()
+	if srcs := db.mirrored(); main && len(srcs) > 0 {
+		// Another process put a new index in place, perhaps an empty one
+		// (repaired as it opened): what this one synced was the old.
+		for range 5 {
+			if _, err = db.sync(ctx, srcs); !errors.Is(err, errRaced) {
+				break
+			}
+		}
+	}
+	return err
+}
+
+// newHistory sets the damaged history.db aside (saying it has the problem
+// named) and puts in its place a new
+// one, made with its schema beside it: every process has it attached, and
+// one that found none at the path would make an empty one and read it
+// before its tables are made ("no such table"). The caller holds the
+// repair lock.
+func (db *DB) newHistory(ctx context.Context, problem string, cause error) error {
+	tmp := db.history + ".new"
+	if err := sqlitefile.Remove(tmp); err != nil {
+		return fmt.Errorf("remove %s: %w", tmp, err)
+	}
+	if err := applyHistory(ctx, tmp); err != nil {
+		sqlitefile.Remove(tmp)
+		return &historyError{err}
+	}
+	aside, err := sqlitefile.SetAsideFor(db.history, tmp, time.Now())
+	sqlitefile.Remove(tmp) // what is left of it: its journal
+	if err != nil {
+		return err
+	}
+	db.log.Warn("history.db "+problem+": set aside, and the history (recall statistics, injection records, verdicts) starts empty",
+		"path", db.history, "aside", aside, "err", cause)
 	return nil
 }
 
 // replace puts a new index in place of the damaged one at db.path: built
-// beside it from the sources of the last sync and then renamed over it,
-// so that the path holds either the damaged file or a whole one, never
-// one half filled, which a process that opens it meanwhile would search
-// as if it were whole. With no sources known, the file is removed, as if
-// deleted: the next sync fills it. The caller holds the repair lock.
+// beside it, from the sources of the last sync when they are known (else
+// empty: the next sync fills it), and then renamed over it, so that the
+// path holds either the damaged file or a new one with its schema, never
+// none, where a process would make an empty one and read it before its
+// tables are made ("no such table"), nor one half filled, which it would
+// search as if whole. The caller holds the repair lock.
 func (db *DB) replace(ctx context.Context) error {
-	db.smu.Lock()
-	srcs := db.synced
-	db.smu.Unlock()
+	srcs := db.mirrored()
 	tmp := db.path + ".rebuild"
 	if err := sqlitefile.Remove(tmp); err != nil {
 		return fmt.Errorf("remove %s: %w", tmp, err)
 	}
+	nb, err := Open(ctx, tmp, db.log)
+	if err != nil {
+		return err
+	}
 	if len(srcs) > 0 {
-		nb, err := Open(ctx, tmp, db.log)
-		if err != nil {
-			return err
-		}
 		_, err = nb.Sync(ctx, srcs...)
-		// Closed, its WAL is checkpointed into the file and removed:
-		// the file is whole on its own.
-		if err := errors.Join(err, nb.Close()); err != nil {
-			sqlitefile.Remove(tmp)
-			return fmt.Errorf("rebuild: %w", err)
-		}
 	}
-	if len(srcs) == 0 {
-		return sqlitefile.Remove(db.path)
+	// Closed, its WAL is checkpointed into the file and removed: the file
+	// is whole on its own.
+	if err := errors.Join(err, nb.Close()); err != nil {
+		sqlitefile.Remove(tmp)
+		return fmt.Errorf("rebuild: %w", err)
 	}
-	if err := sqlitefile.Replace(db.path, tmp); err != nil {
+	err = sqlitefile.Replace(db.path, tmp)
+	sqlitefile.Remove(tmp) // what is left of it, if anything
+	if err != nil {
 		return fmt.Errorf("rebuild: %w", err)
 	}
 	return nil
@@ -196,6 +225,13 @@ func (db *DB) mirrors(sources []Source) {
 	db.smu.Lock()
 	db.synced = sources
 	db.smu.Unlock()
+}
+
+// mirrored returns the sources of the last sync.
+func (db *DB) mirrored() []Source {
+	db.smu.Lock()
+	defer db.smu.Unlock()
+	return db.synced
 }
 
 // retried runs f, and once more when its error said the index was
