@@ -113,8 +113,12 @@ func runDoctor(ctx context.Context, f *Factory) []check {
 	if db, err := index.Open(ctx, filepath.Join(state, index.FileName), nil); err != nil {
 		add("index", "fail", err.Error(), "delete "+filepath.Join(state, index.FileName)+"; mnemo rebuilds it")
 	} else {
-		n, _ := db.Count(ctx)
-		add("index", "ok", plural.N(n, "memory", "memories")+" indexed", "")
+		if err := db.Check(ctx); err != nil {
+			add("index", "fail", err.Error(), "mnemo reindex (it rebuilds the index from the files; the next recall would too)")
+		} else {
+			n, _ := db.Count(ctx)
+			add("index", "ok", plural.N(n, "memory", "memories")+" indexed", "")
+		}
 		if c, ok := vectorsCheck(ctx, f, db); ok {
 			out = append(out, c)
 		}

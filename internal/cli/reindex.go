@@ -8,6 +8,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/plural"
+	"github.com/mnemo-dev/mnemo/internal/safefile"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -33,8 +34,14 @@ MEMORY.md conflicted.`,
 			if err != nil {
 				return err
 			}
+			md := filepath.Join(v.Dir, vault.IndexFile)
+			old, _ := safefile.Read(md, vault.MaxIndexFile) // unreadable: Reindex says why
 			if err := v.Reindex(cmd.Context()); err != nil {
 				return err
+			}
+			if first, last := vault.IndexConflict(old); first > 0 {
+				fmt.Fprintf(f.IO.ErrOut, "%s: a git conflict in lines %d-%d resolved: both sides' lines kept; check the text below mnemo's block\n",
+					displayPath(f, md), first, last)
 			}
 			// The search index too, rebuilt from every file: a sync skips
 			// a file edited in place with its size and time kept.
@@ -49,7 +56,7 @@ MEMORY.md conflicted.`,
 			}
 			entries, problems := v.List()
 			warnProblems(f.IO.ErrOut, problems)
-			fmt.Fprintf(f.IO.ErrOut, "%s: %s\n", displayPath(f, filepath.Join(v.Dir, vault.IndexFile)), plural.N(len(entries), "memory", "memories"))
+			fmt.Fprintf(f.IO.ErrOut, "%s: %s\n", displayPath(f, md), plural.N(len(entries), "memory", "memories"))
 			return nil
 		},
 	}

@@ -48,10 +48,11 @@ func TestScripts(t *testing.T) {
 					ts.Check(os.WriteFile(ts.MkAbs(f), []byte(os.Expand(ts.ReadFile(f), ts.Getenv)), 0o644))
 				}
 			},
-			"mode":       checkMode,
-			"oldvectors": oldVectors,
-			"tokens":     checkTokens,
-			"workerlock": workerLock(),
+			"mode":        checkMode,
+			"damageindex": damageIndex,
+			"oldvectors":  oldVectors,
+			"tokens":      checkTokens,
+			"workerlock":  workerLock(),
 		},
 		Setup: func(env *testscript.Env) error {
 			// A race-detecting build sleeps a second before it exits, so

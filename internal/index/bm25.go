@@ -104,6 +104,10 @@ type WordResult struct {
 // frequencies) computed from the occurrences in the word index; ties go to
 // the lower row. At most 64 distinct words are searched.
 func (db *DB) Search(ctx context.Context, q WordQuery) (WordResult, error) {
+	return retried(ctx, db, func() (WordResult, error) { return db.searchWords(ctx, q) })
+}
+
+func (db *DB) searchWords(ctx context.Context, q WordQuery) (WordResult, error) {
 	var stems []string
 	for _, t := range q.Terms {
 		stems = append(stems, Words(t)...)

@@ -16,6 +16,10 @@ import (
 // index, only as many of the others as it returns, so that its cost does
 // not grow with the vault: sorting all of them took 11 ms at 10,000.
 func (db *DB) Top(ctx context.Context, n int) ([]Doc, error) {
+	return retried(ctx, db, func() ([]Doc, error) { return db.top(ctx, n) })
+}
+
+func (db *DB) top(ctx context.Context, n int) ([]Doc, error) {
 	var ids []int64
 	for _, personal := range []bool{true, false} {
 		for _, query := range []string{topRecalled, topOthers} {
@@ -48,6 +52,10 @@ const (
 // UpdatedSince returns the active memories written at or after t, newest
 // first, bodies included.
 func (db *DB) UpdatedSince(ctx context.Context, t time.Time, n int) ([]Doc, error) {
+	return retried(ctx, db, func() ([]Doc, error) { return db.updatedSince(ctx, t, n) })
+}
+
+func (db *DB) updatedSince(ctx context.Context, t time.Time, n int) ([]Doc, error) {
 	return db.selectDocs(ctx, `SELECT id FROM memories
 		WHERE status != 'superseded' AND updated >= ? ORDER BY updated DESC, name LIMIT ?`,
 		t.UTC().Format(time.RFC3339), n)
@@ -99,5 +107,9 @@ func (db *DB) docsInOrder(ctx context.Context, ids []int64) ([]Doc, error) {
 
 // All returns every indexed memory, bodies included, by source and name.
 func (db *DB) All(ctx context.Context) ([]Doc, error) {
+	return retried(ctx, db, func() ([]Doc, error) { return db.all(ctx) })
+}
+
+func (db *DB) all(ctx context.Context) ([]Doc, error) {
 	return db.selectDocs(ctx, `SELECT id FROM memories ORDER BY source, name`)
 }

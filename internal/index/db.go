@@ -63,6 +63,9 @@ type DB struct {
 	lmu       sync.Mutex // guards following
 	lengths   []byte     // the lengths row's data, as the last search read it
 	lengthsAt int64      // the generation of the sync that wrote it
+
+	smu    sync.Mutex // guards following
+	synced []Source   // of the last sync: what a repair fills the new index from (see healed)
 }
 
 // stmt returns the statement for query, prepared on first use: the search
@@ -129,7 +132,7 @@ func (db *DB) repair(ctx context.Context) error {
 		if !isNotDatabase(err) {
 			break
 		}
-		if err = db.recover(err); err == nil {
+		if err = db.recover(ctx, err); err == nil {
 			err = db.open(ctx)
 		}
 	}
@@ -137,23 +140,14 @@ func (db *DB) repair(ctx context.Context) error {
 }
 
 // recover deletes the index, or sets the history aside (kept for
-// inspection, named by the time: [sqlitefile.SetAside]), whichever err
-// says is not a database.
-func (db *DB) recover(err error) error {
+// inspection, named by the time, a new one put in its place:
+// [DB.newHistory]), whichever err says is not a database.
+func (db *DB) recover(ctx context.Context, err error) error {
 	if errors.As(err, new(*historyError)) {
-		aside, serr := sqlitefile.SetAside(db.history, time.Now())
-		if serr != nil {
-			return serr
-		}
-		db.log.Warn("history.db is not a database: set aside, and the history (recall statistics, injection records, verdicts) starts empty",
-			"path", db.history, "aside", aside, "err", err)
-		return nil
+		return db.newHistory(ctx, "is not a database", err)
 	}
 	db.log.Warn("index.db is not a database: deleted and rebuilt", "path", db.path, "err", err)
-	if rerr := sqlitefile.Remove(db.path); rerr != nil {
-		return fmt.Errorf("remove damaged %s: %w", db.path, rerr)
-	}
-	return nil
+	return db.replace(ctx) // empty: Open knows no sources; the caller's sync fills it
 }
 
 // open connects, checks journal_mode and brings both schemas to this version.

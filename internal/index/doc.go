@@ -1,7 +1,11 @@
 // Package index owns index.db, the SQLite search index that mirrors one or
 // more vaults. It is a cache: the memory files are the truth, and the index
 // can be deleted at any time. A file whose schema version differs from this
-// build's, or that is not a database at all, is rebuilt with a warning.
+// build's, or that is not a database at all, is rebuilt with a warning. A
+// file damaged below its schema, which opens, is rebuilt when a statement
+// meets the damage (see healed in heal.go): under the repair lock, the
+// others waiting, built beside it and renamed into place, so that no
+// process searches one half filled; the statement is then tried again.
 //
 // [DB.Sync] brings the index up to date with the vault folders: a file whose
 // size and modification time match the stored row is not read, so a sync

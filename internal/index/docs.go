@@ -207,6 +207,10 @@ func (db *DB) Lookup(ctx context.Context, keys []Key) (map[Key]int64, error) {
 
 // Count returns how many memories the index holds.
 func (db *DB) Count(ctx context.Context) (int, error) {
+	return retried(ctx, db, func() (int, error) { return db.count(ctx) })
+}
+
+func (db *DB) count(ctx context.Context) (int, error) {
 	var n int
 	// The lengths row counts them at every sync that writes: reading it
 	// costs one row where count(*) reads an index of every row.

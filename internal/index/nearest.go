@@ -28,6 +28,10 @@ type NearQuery struct {
 // q.Among, the vectors kept serve when they are current; a process that
 // holds none (a hook) reads only those rows.
 func (db *DB) Nearest(ctx context.Context, q NearQuery) ([]Hit, error) {
+	return retried(ctx, db, func() ([]Hit, error) { return db.nearest(ctx, q) })
+}
+
+func (db *DB) nearest(ctx context.Context, q NearQuery) ([]Hit, error) {
 	if q.Limit <= 0 || len(q.Vector) == 0 {
 		return nil, nil
 	}

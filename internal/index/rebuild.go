@@ -20,7 +20,15 @@ import (
 // The sentence vectors of memories whose text is unchanged are kept: they
 // cost the model about 86 ms a memory, and a vector depends only on the
 // text (its content hash).
+//
+// A damaged index.db is rebuilt from the files first ([DB.healed]), then
+// the rebuild runs again on the new file.
 func (db *DB) Rebuild(ctx context.Context, sources ...Source) (SyncStats, error) {
+	db.mirrors(sources)
+	return retried(ctx, db, func() (SyncStats, error) { return db.rebuild(ctx, sources) })
+}
+
+func (db *DB) rebuild(ctx context.Context, sources []Source) (SyncStats, error) {
 	kept, err := db.keptVectors(ctx)
 	if err != nil {
 		return SyncStats{}, fmt.Errorf("index: rebuild: %w", err)

@@ -59,6 +59,10 @@ func matchAny(terms []string) string {
 // characters match nothing. It finds parts of identifiers and words in text
 // without spaces, which the word index cannot.
 func (db *DB) SearchSubstrings(ctx context.Context, subs []string, f Filter, limit int) ([]Hit, error) {
+	return retried(ctx, db, func() ([]Hit, error) { return db.searchSubstrings(ctx, subs, f, limit) })
+}
+
+func (db *DB) searchSubstrings(ctx context.Context, subs []string, f Filter, limit int) ([]Hit, error) {
 	hits, err := db.match(ctx, "memories_tri", subs, "1", f, limit)
 	if err != nil {
 		return nil, fmt.Errorf("index: search substrings: %w", err)
@@ -120,6 +124,10 @@ type FileHit struct {
 // Anchored returns the memories anchored to any of paths (slash-separated,
 // relative to the repository root), or to a file in the same folder.
 func (db *DB) Anchored(ctx context.Context, paths []string, f Filter) ([]FileHit, error) {
+	return retried(ctx, db, func() ([]FileHit, error) { return db.anchored(ctx, paths, f) })
+}
+
+func (db *DB) anchored(ctx context.Context, paths []string, f Filter) ([]FileHit, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}

@@ -78,10 +78,14 @@ type change struct {
 // wrote in between, and starts over when one did. Files are read and
 // parsed under the lock, while the rows are written.
 func (db *DB) Sync(ctx context.Context, sources ...Source) (SyncStats, error) {
+	db.mirrors(sources)
 	for range 5 {
 		st, err := db.sync(ctx, sources)
 		if db.moved(err) {
 			continue // into the index now at the path, from every file
+		}
+		if db.healed(ctx, err) {
+			continue // into the rebuilt index, which the repair filled
 		}
 		if !errors.Is(err, errRaced) {
 			return st, err

@@ -38,5 +38,5 @@ func conflictError(path string, data []byte) error {
 		return nil
 	}
 	return &ParseError{Path: path, Line: first,
-		Err: fmt.Errorf("%w in lines %d-%d: keep one side, remove the markers, then run 'mnemo reindex'", ErrConflict, first, last)}
+		Err: fmt.Errorf("%w in lines %d-%d: keep what both sides say (where they state different facts, keep one here and 'mnemo add' the other), remove the markers, then run 'mnemo reindex'", ErrConflict, first, last)}
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/gofrs/flock"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 )
 
 // IsDamaged reports whether err says the file is not an SQLite database
@@ -50,7 +52,7 @@ const asideLayout = "20060102T150405.000Z"
 // from path, for its owner to create anew. It returns the new name of the
 // database.
 func SetAside(path string, now time.Time) (string, error) {
-	aside := path + ".damaged-" + strings.Replace(now.UTC().Format(asideLayout), ".", "", 1)
+	aside := asideName(path, now)
 	for _, suffix := range companions {
 		err := os.Rename(path+suffix, aside+suffix)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -70,6 +72,46 @@ func Remove(path string) error {
 		}
 	}
 	return nil
+}
+
+// asideName is where the database at path goes when set aside at now.
+func asideName(path string, now time.Time) string {
+	return path + ".damaged-" + strings.Replace(now.UTC().Format(asideLayout), ".", "", 1)
+}
+
+// SetAsideFor is [SetAside] for a database that others have open, which
+// must never be missing from path: one that found it gone would make an
+// empty one and read it while its schema is being made. The damaged file
+// is linked to its aside name (its WAL and journal, which belong to it,
+// are not kept), and with, a new database made whole beside it, is put in
+// its place ([Replace]). It returns the aside name.
+func SetAsideFor(path, with string, now time.Time) (string, error) {
+	aside := asideName(path, now)
+	if err := os.Link(path, aside); err != nil {
+		return "", fmt.Errorf("set aside damaged %s: %w", path, err)
+	}
+	if err := Replace(path, with); err != nil {
+		return "", fmt.Errorf("set aside damaged %s: %w", path, err)
+	}
+	return aside, nil
+}
+
+// Replace puts the closed database at with (its WAL checkpointed into it)
+// in place of the one at path. The WAL, shared-memory and journal files
+// of path go first, so that no connection to the new file ever reads the
+// old one's pages from them; the old database stays at path until the
+// rename, so that path never holds no database, where a process would
+// make an empty one. The folder is synced after.
+func Replace(path, with string) error {
+	for _, suffix := range companions[:len(companions)-1] {
+		if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	if err := os.Rename(with, path); err != nil {
+		return err
+	}
+	return atomicfile.SyncDir(filepath.Dir(path))
 }
 
 // LockRepair takes the lock under which a damaged database at path is set

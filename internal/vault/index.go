@@ -55,10 +55,13 @@ var (
 // pass that share or Claude Code's load limit ([MaxIndexLines]) it keeps
 // user and feedback memories first, then the most confident, then the most
 // recently updated, and ends with a line counting the rest. The result depends only on the files, never on one machine's state.
+// A git conflict in old is resolved first by keeping both sides' lines
+// ([IndexConflict] finds it): what either side wrote is kept.
 func RenderIndex(old []byte, entries []Entry) []byte {
-	before, block, after, found := splitIndex(string(old))
+	text, _ := unionConflicts(string(old))
+	before, block, after, found := splitIndex(text)
 	if !found {
-		before, after = placeBlock(string(old))
+		before, after = placeBlock(text)
 	}
 	unreviewed := make(map[string]bool)
 	valid := make([]Entry, 0, len(entries))
@@ -182,8 +185,9 @@ func orphans(block string) string {
 // heading, a blank line, an entry whose text names its file, or the
 // overflow line. Such lines are regenerated; anything else is a person's.
 func generated(line string) bool {
-	if strings.TrimSpace(line) == "" || headings[line] || overflowRE.MatchString(line) || conflictRE.MatchString(line) {
-		return true // a conflict marker inside the block: the merge is resolved by regenerating
+	if strings.TrimSpace(line) == "" || headings[line] || overflowRE.MatchString(line) || conflictRE.MatchString(line) ||
+		strings.HasPrefix(line, "<!-- mnemo:begin") {
+		return true // a lone conflict marker, or a second begin (from a side's block): regenerated
 	}
 	m := entryRE.FindStringSubmatch(line)
 	return m != nil && m[1] == m[2]
@@ -308,8 +312,27 @@ func countLines(s string) int { return strings.Count(s, "\n") }
 // IndexLines returns the lines of a MEMORY.md's generated block that name
 // memories (and the overflow line), without headings or blank lines: what
 // a hook shows of a vault Claude Code does not load itself.
+//
+// In a MEMORY.md git left conflicted, each side's block is read: ours
+// lines, then those of theirs that ours lacks.
 func IndexLines(data []byte) []string {
-	_, block, _, found := splitIndex(string(data))
+	ours, theirs, conflicted := sides(string(data))
+	if !conflicted {
+		return blockEntries(string(data))
+	}
+	out := blockEntries(ours)
+	for _, l := range blockEntries(theirs) {
+		if !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// blockEntries returns the lines of text's generated block that start an
+// entry ("- ").
+func blockEntries(text string) []string {
+	_, block, _, found := splitIndex(text)
 	if !found {
 		return nil
 	}

@@ -139,11 +139,16 @@ func (v *Vault) lintIndex(entries []Entry) []Finding {
 			"%d lines, %d bytes: Claude Code loads only the first %d lines or %d bytes; shorten the text outside the mnemo block",
 			lines, len(data), MaxIndexLines, MaxIndexBytes)})
 	}
-	for i, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(line, "<<<<<<< ") || strings.HasPrefix(line, ">>>>>>> ") {
-			out = append(out, Finding{File: rel, Line: i + 1, Severity: SeverityError,
-				Message: "git conflict marker: run 'mnemo reindex' to regenerate the index, then resolve the rest"})
-			break
+	if first, last := IndexConflict(data); first > 0 {
+		out = append(out, Finding{File: rel, Line: first, Severity: SeverityError, Message: fmt.Sprintf(
+			"git conflict in lines %d-%d: run 'mnemo reindex': it keeps both sides' lines (regenerating mnemo's), then check the text below mnemo's block", first, last)})
+	} else {
+		for i, line := range strings.Split(string(data), "\n") {
+			if conflictRE.MatchString(line) && !strings.HasPrefix(line, "=======") {
+				out = append(out, Finding{File: rel, Line: i + 1, Severity: SeverityError,
+					Message: "git conflict marker, of a conflict not closed: keep what each side wrote, remove the markers, then run 'mnemo reindex'"})
+				break
+			}
 		}
 	}
 	for _, p := range PlantedLines(data) {

@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mnemo-dev/mnemo/internal/index"
+)
+
+// damageIndex is the script command "damageindex TABLE...": in every
+// index.db under $MNEMO_HOME/state, the root page of each named table is
+// overwritten. The schema still reads, so the file opens; a statement
+// that reads one of the tables finds it malformed.
+func damageIndex(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: damageindex TABLE...")
+	}
+	paths, err := filepath.Glob(filepath.Join(ts.Getenv("MNEMO_HOME"), "state", "*", index.FileName))
+	ts.Check(err)
+	if len(paths) == 0 {
+		ts.Fatalf("no index under $MNEMO_HOME/state")
+	}
+	for _, p := range paths {
+		overwriteRoots(ts, p, args)
+	}
+}
+
+func overwriteRoots(ts *testscript.TestScript, path string, tables []string) {
+	s, err := sql.Open("sqlite", path)
+	ts.Check(err)
+	_, err = s.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	ts.Check(err)
+	var size int64
+	ts.Check(s.QueryRow("PRAGMA page_size").Scan(&size))
+	roots := make([]int64, len(tables))
+	for i, name := range tables {
+		ts.Check(s.QueryRow("SELECT rootpage FROM sqlite_schema WHERE name = ?", name).Scan(&roots[i]))
+	}
+	ts.Check(s.Close())
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	ts.Check(err)
+	defer f.Close()
+	for _, root := range roots {
+		_, err := f.WriteAt([]byte(strings.Repeat("\xa5", int(size))), (root-1)*size)
+		ts.Check(err)
+	}
+}
