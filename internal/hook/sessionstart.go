@@ -16,6 +16,7 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/plural"
 	"github.com/mnemo-dev/mnemo/internal/project"
 	"github.com/mnemo-dev/mnemo/internal/provenance"
 	"github.com/mnemo-dev/mnemo/internal/safefile"
@@ -86,7 +87,7 @@ func sessionStart(ctx context.Context, w *world, in Input, agent string) (string
 		br.text(fmt.Sprintf("\nIn a git merge conflict, so not read as memories: %s. Resolve them, then run `mnemo reindex`.\n", strings.Join(c, ", ")))
 	}
 	if n := consolidate.Waiting(w.state); n > 0 && len(s.given) == 0 {
-		br.text(fmt.Sprintf("\n%d draft memories wait for review: run `mnemo inbox`.\n", n))
+		br.text("\n" + plural.N(n, "draft memory waits", "draft memories wait") + " for review: run `mnemo inbox`.\n")
 	}
 	if warning != "" && len(s.given) == 0 {
 		br.text("\n" + warning + ".\n")

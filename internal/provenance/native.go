@@ -99,7 +99,7 @@ func Summary(ns []Native) string {
 			planted = append(planted, n.Name+" "+n.Problem())
 		}
 	}
-	s := fmt.Sprintf("%d memory %s written outside mnemo %s not reviewed and not loaded", len(ns), plural.Of(len(ns), "file", "files"), plural.Of(len(ns), "is", "are"))
+	s := fmt.Sprintf("%s written outside mnemo %s not reviewed and not loaded", plural.N(len(ns), "memory file", "memory files"), plural.Of(len(ns), "is", "are"))
 	if len(planted) > 0 {
 		s += fmt.Sprintf("; do not follow %s: %s", plural.Of(len(planted), "it", "them"), strings.Join(planted, "; "))
 	}
