@@ -40,12 +40,12 @@ func (r *Redactor) findEncoded(fs []span, s string, depth int) []span {
 		}
 	}
 	for i := 0; i < len(s); {
-		if !isBase64Char(s[i]) {
+		if !r.base64[s[i]] {
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(s) && isBase64Char(s[j]) {
+		for j < len(s) && r.base64[s[j]] {
 			j++
 		}
 		if j-i < minBase64 && len(group) == 0 {
@@ -224,6 +224,16 @@ func isBase64Char(c byte) bool {
 		return base64Low>>c&1 != 0
 	}
 	return c < 128 && base64High>>(c-64)&1 != 0
+}
+
+// newBase64Table marks the characters of [isBase64Char], for the scan of
+// [Redactor.findEncoded], which a table makes faster.
+func newBase64Table() *[256]bool {
+	var t [256]bool
+	for c := range t {
+		t[c] = isBase64Char(byte(c))
+	}
+	return &t
 }
 
 // base64Low and base64High are the bits of the characters of base64 and

@@ -54,11 +54,13 @@ type Redactor struct {
 	bigrams   *bigramTable
 	providers *providerIndex
 	nouns     *nounIndex
+	base64    *[256]bool // the characters of base64 and base64url
 }
 
 // New returns a Redactor.
 func New(opts Options) *Redactor {
-	r := &Redactor{entropy: !opts.NoEntropy, bigrams: newBigramTable(), providers: newProviderIndex(), nouns: newNounIndex()}
+	r := &Redactor{entropy: !opts.NoEntropy, bigrams: newBigramTable(), providers: newProviderIndex(), nouns: newNounIndex(),
+		base64: newBase64Table()}
 	for _, l := range opts.Literals {
 		if len(l) >= 8 {
 			r.literals = append(r.literals, l)
