@@ -105,3 +105,24 @@ func encodedRun(text string) string {
 	}
 	return strings.Trim(text, `"'`)
 }
+
+// TestMemoryCreateRefusesEncodedName: a file name is a memory's name,
+// and the hex of a token is a valid slug; the memory tool refuses it, and
+// no file is named for it.
+func TestMemoryCreateRefusesEncodedName(t *testing.T) {
+	f := newFixture(t, nil)
+	name := hex.EncodeToString([]byte(fakeAWS))
+	res := f.call("memory", map[string]any{
+		"command": "create", "path": "/memories/" + name + ".md",
+		"file_text": "# Release notes\nThe release job publishes after logging in.\n",
+	})
+	got := textOf(res)
+	if !res.IsError || !strings.Contains(got, "AWS access key") {
+		t.Errorf("memory create %s.md = %q (error %v), want an error naming an AWS access key", name, got, res.IsError)
+	}
+	if f.exists(".memory/" + name + ".md") {
+		t.Errorf(".memory/%s.md was written", name)
+	}
+	noSecrets(t, f.root, name)
+	noSecrets(t, f.home, name)
+}
