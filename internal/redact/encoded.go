@@ -165,10 +165,10 @@ func secretKind(fs []span) string {
 // character: partial allows that. dst needs room for what v encodes.
 func decode(dst, v []byte, partial bool) ([]byte, bool) {
 	if h := bytes.TrimPrefix(v, []byte("0x")); len(h) >= minHex && bytes.IndexFunc(h, notHex) < 0 {
-		h = h[:min(len(h)/2*2, 2*maxDecoded)]
-		if len(h) < len(v) && !partial && len(v)-len(h) != 2 {
-			return nil, false // an odd digit out
+		if len(h)%2 == 1 && !partial {
+			return nil, false // an odd digit out: no bytes
 		}
+		h = h[:min(len(h)/2*2, 2*maxDecoded)]
 		dst = slices.Grow(dst, len(h)/2)[:len(h)/2]
 		n, err := hex.Decode(dst, h)
 		return dst[:n], err == nil && isText(dst[:n], partial)

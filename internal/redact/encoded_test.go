@@ -152,8 +152,13 @@ func TestDecodeBounded(t *testing.T) {
 	if got := New(Options{NoEntropy: true}).String(late); got != late {
 		t.Errorf("String(a long base64 with a token past %d bytes) changed it, want it judged by its first %d bytes", maxDecoded, maxDecoded)
 	}
-	early := b64([]byte(fakeGHP + strings.Repeat(" plain text.", maxDecoded/12+10)))
-	if got := New(Options{}).String(early); got != "[REDACTED:github-token]" {
-		t.Errorf("String(a long base64 starting with a token) = %.60q…, want it redacted", got)
+	long := fakeGHP + strings.Repeat(" plain text.", maxDecoded/12+10)
+	for _, early := range []string{b64([]byte(long)), hex.EncodeToString([]byte(long))} {
+		if got := New(Options{}).String(early); got != "[REDACTED:github-token]" {
+			t.Errorf("String(a long run of %.10s… encoding a token first) = %.60q…, want it redacted", early, got)
+		}
+	}
+	if odd := hex.EncodeToString([]byte(fakeGHP)) + "7"; New(Options{}).String(odd) != odd {
+		t.Errorf("String(hex with an odd digit out) changed it, want it kept: it encodes no bytes")
 	}
 }
