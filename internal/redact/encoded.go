@@ -52,7 +52,7 @@ func (r *Redactor) findEncoded(fs []span, s string, depth int) []span {
 			i = j // a word
 			continue
 		}
-		ru := nextRun(s, i)
+		ru := run{i, padded(s, j)}
 		i = ru.end
 		short := ru.end-ru.start < minBase64 // the last line of a wrapped run
 		if len(group) > 0 && !continues(s, group[len(group)-1], ru) {
@@ -81,22 +81,43 @@ func nextRun(s string, i int) run {
 	for j < len(s) && isBase64Char(s[j]) {
 		j++
 	}
+	return run{i, padded(s, j)}
+}
+
+// padded returns the end of a run whose characters end at j, past its
+// '=' padding.
+func padded(s string, j int) int {
 	k := j
 	for k < len(s) && k-j < 2 && s[k] == '=' {
 		k++
 	}
 	if k < len(s) && isBase64Char(s[k]) {
-		k = j // the '=' of an assignment, not padding
+		return j // the '=' of an assignment, not padding
 	}
-	return run{i, k}
+	return k
 }
 
 // text reports whether the run's first characters decode to text.
 func (ru run) text(s string) bool {
+	if !textLead(s[ru.start]) {
+		return false
+	}
 	var src, dst [textPrefix]byte
 	n := copy(src[:], s[ru.start:ru.end])
 	_, ok := decode(dst[:0], src[:n], true)
 	return ok
+}
+
+// textLead reports whether c can start the hex or base64 of text: the
+// first byte of text is a tab, a line break, printable ASCII or the lead
+// byte of a UTF-8 character, which leaves out most identifiers and paths
+// (internal/…, node_modules, session_id) before anything is decoded.
+func textLead(c byte) bool {
+	switch {
+	case '0' <= c && c <= '9', 'C' <= c && c <= 'F', 'I' <= c && c <= 'Z', 'a' <= c && c <= 'f', 'w' <= c && c <= 'z':
+		return true
+	}
+	return false
 }
 
 // continues reports whether next is the next line of the wrapped run
@@ -164,7 +185,18 @@ func secretKind(fs []span) string {
 // something other than text. A prefix of a run may end inside a
 // character: partial allows that. dst needs room for what v encodes.
 func decode(dst, v []byte, partial bool) ([]byte, bool) {
-	if h := bytes.TrimPrefix(v, []byte("0x")); len(h) >= minHex && bytes.IndexFunc(h, notHex) < 0 {
+	h := bytes.TrimPrefix(v, []byte("0x"))
+	allHex, std, url := true, false, false // which characters v holds
+	for _, c := range v {
+		switch {
+		case c == '+' || c == '/':
+			std = true
+		case c == '-' || c == '_':
+			url = true
+		}
+		allHex = allHex && (isHexDigit(c) || c == 'x')
+	}
+	if allHex && len(h) >= minHex && bytes.IndexByte(h, 'x') < 0 {
 		if len(h)%2 == 1 && !partial {
 			return nil, false // an odd digit out: no bytes
 		}
@@ -173,8 +205,7 @@ func decode(dst, v []byte, partial bool) ([]byte, bool) {
 		n, err := hex.Decode(dst, h)
 		return dst[:n], err == nil && isText(dst[:n], partial)
 	}
-	std := !bytes.ContainsAny(v, "-_")
-	if !std && bytes.ContainsAny(v, "+/") {
+	if std && url {
 		return nil, false // both alphabets: a path or a name, not base64
 	}
 	v = bytes.TrimRight(v, "=")
@@ -184,16 +215,14 @@ func decode(dst, v []byte, partial bool) ([]byte, bool) {
 	if partial {
 		v = v[:len(v)/4*4]
 	}
-	enc := base64.RawURLEncoding
-	if std {
-		enc = base64.RawStdEncoding
+	enc := base64.RawStdEncoding
+	if url {
+		enc = base64.RawURLEncoding
 	}
 	dst = slices.Grow(dst, enc.DecodedLen(len(v)))[:enc.DecodedLen(len(v))]
 	n, err := enc.Decode(dst, v)
 	return dst[:n], err == nil && n > 0 && isText(dst[:n], partial)
 }
-
-func notHex(r rune) bool { return r >= utf8.RuneSelf || !isHexDigit(byte(r)) }
 
 // isText reports whether b is UTF-8 text: no control characters but tab,
 // line feed and carriage return. When partial, b may end inside a
