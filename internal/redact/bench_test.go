@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -49,6 +50,30 @@ func digestLike(n int) string {
 // BenchmarkString3MB redacts a 3 MB digest-shaped text.
 func BenchmarkString3MB(b *testing.B) {
 	text := digestLike(3 << 20)
+	r := New(Options{})
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		r.String(text)
+	}
+}
+
+// BenchmarkStringEncodedLines redacts a 3 MB digest-shaped text in which
+// every fifth line holds encoded runs that decode to text: base64 of
+// prose, hex of a sentence, a URL with escapes, JSON with \u escapes and,
+// now and then, an encoded secret.
+func BenchmarkStringEncodedLines(b *testing.B) {
+	encoded := []string{
+		"  | blob " + b64([]byte("the deploy notes say to run make deploy from a clean tree")),
+		"  | hex " + hex.EncodeToString([]byte("hello world, this is fine")),
+		"  | GET https://example.com/search?q=hello%20world%21&lang=en%2Dus",
+		`  | {"html": "\u003cdiv class=\u0022x\u0022\u003eok\u003c/div\u003e"}`,
+		"  | dump " + hex.EncodeToString([]byte(fakeGHP)),
+	}
+	lines := strings.Split(digestLike(3<<20), "\n")
+	for i := 4; i < len(lines); i += 5 {
+		lines[i] = encoded[(i/5)%len(encoded)]
+	}
+	text := strings.Join(lines, "\n")
 	r := New(Options{})
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {

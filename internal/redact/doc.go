@@ -27,6 +27,17 @@
 //   - Credentials in pieces: wrapped at a line break, continued after a
 //     backslash, or cut into string literals joined in code ("ghp_…" +
 //     "…"). The pieces go together; the tail never stays behind.
+//   - Secrets written encoded: a run of hex (32 digits or more, 0x or
+//     not), base64 or base64url (16 characters or more, padded or not,
+//     wrapped over lines as base64(1) and PEM write it) whose decoding is
+//     text holding any of the secrets above goes whole, named by the kind
+//     it hides ("[REDACTED:github-token]"); so does the base64 of
+//     user:password after "Basic ". Percent-encoding (ghp%5F…) and the
+//     escapes of JSON, JavaScript, Python and C (\u0067, \u{67}, \x67)
+//     are undone around each escape, and only the secret they spell goes.
+//     Two encodings inside each other are undone, a third is not; at most
+//     64 KiB is decoded from one run, and what decodes to binary (hashes,
+//     images) is dropped after its first characters.
 //   - Random-looking tokens: at least 20 characters mixing letters and
 //     digits, of high Shannon entropy for their length and alphabet,
 //     switching often between character classes, and not made of the
@@ -38,9 +49,12 @@
 // file paths, versions, URLs without a password, API object ids (msg_…,
 // toolu_…), PEM certificates and public keys, SSH public keys, and the
 // base64 payload of image, font, audio and video data: URIs (media, not
-// credentials; mnemo's digests never carry image bytes). Values that are
-// code (a variable, a call, config.token), placeholders (${X}, <token>,
-// your-api-key, ****) and numbers are kept too. A hex secret (some
+// credentials; mnemo's digests never carry image bytes). Hex and escapes
+// that decode to text without a secret (a sentence in hex, escaped HTML in
+// JSON, a URL's %20) are kept; base64 is judged by the random-looking rule
+// as before, since decoding cannot tell a short random password from a
+// word. Values that are code (a variable, a call, config.token),
+// placeholders (${X}, <token>, your-api-key, ****) and numbers are kept too. A hex secret (some
 // providers issue 32 hex digits) is caught only when a name announces it.
 //
 // [Find] reports the same secrets without removing them, each with its

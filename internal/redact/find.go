@@ -23,19 +23,25 @@ func Find(text string) []Finding {
 }
 
 // TokenKind returns the kind of secret tok is, taken as one token (a
-// provider's credential, a JSON Web Token, a random-looking string), or
-// "": what [Find] says of a text that is tok alone, without the passes
-// that need words around a value. A memory's name is one token.
+// provider's credential, a JSON Web Token, a random-looking string, the
+// hex or base64 of a secret), or "": what [Find] says of a text that is
+// tok alone, without the passes that need words around a value. A
+// memory's name is one token.
 func TokenKind(tok string) string {
 	for i := 0; i < len(tok); i++ {
 		if !isTokenChar(tok[i]) && tok[i] != '=' {
 			return ""
 		}
 	}
-	if fs := defaultRedactor().classify(nil, tok, 0, len(tok)); len(fs) > 0 {
-		return fs[0].kind
+	r := defaultRedactor()
+	kind := ""
+	if fs := r.classify(nil, tok, 0, len(tok)); len(fs) > 0 {
+		kind = fs[0].kind
 	}
-	return ""
+	if enc := r.encodedKind(tok, 0); enc != "" && (kind == "" || priority(enc) > priority(kind)) {
+		return enc // what it hides names it better; a name in hex is a slug too
+	}
+	return kind
 }
 
 // String returns text with every secret and <private> span replaced, as

@@ -1,6 +1,8 @@
 package redact
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"strings"
 	"testing"
 )
@@ -22,6 +24,11 @@ func fuzzSecrets() []struct{ text, mustGo string } {
 		{"signing key " + fakeHex64, fakeHex64[32:]},
 		{"BOT=" + fakeGHPHead + "\n" + fakeGHPTail, fakeGHPTail},
 		{`"` + fakeGHPHead + `" + "` + fakeGHPTail + `"`, fakeGHPTail},
+		{hex.EncodeToString([]byte(fakeGHP)), hex.EncodeToString([]byte(fakeGHP))},
+		{b64([]byte(b64([]byte(fakeAWSID)))), b64([]byte(b64([]byte(fakeAWSID))))},
+		{escapeAll(fakeGHP, "%%%02X"), escapeAll(fakeGHP, "%%%02X")},
+		{escapeAll(fakeAWSID, `\x%02x`), escapeAll(fakeAWSID, `\x%02x`)},
+		{"Basic " + b64([]byte("ci:hunter2")), b64([]byte("ci:hunter2"))},
 	}...)
 }
 
@@ -69,6 +76,7 @@ func FuzzFind(f *testing.F) {
 	f.Add("the admin password for the staging dashboard is " + fakePassword + ".\nroot pw: Hx9!kq27z")
 	f.Add("Le mot de passe : Zq8#rT4vLm 密码是Zq8#rT4vLm，パスワードは x")
 	f.Add("HMAC key " + fakeHex64 + "\ncache key " + fakeHex64 + "\nkey commit " + fakeHex64[:40])
+	f.Add("the dump " + hex.EncodeToString([]byte(fakeGHP)) + " %67%68%70%5F \\u0067 \\x41\\x4 \\u{41} Basic Y2k6aHVudGVyMg==\n" + b64([]byte(fakePEM)))
 	f.Add("BOT=" + fakeGHPHead + "\n  " + fakeGHPTail + "\n\"" + fakeGHPHead[:9] + "\" +\n\"" + fakeGHPHead[9:] + "\"")
 	r := New(Options{})
 	f.Fuzz(func(t *testing.T, s string) {
@@ -93,6 +101,48 @@ func FuzzFind(f *testing.F) {
 		once := r.String(s)
 		if twice := r.String(once); twice != once {
 			t.Fatalf("not idempotent on %q:\n once %q\ntwice %q", s, once, twice)
+		}
+	})
+}
+
+// FuzzEncoded checks the decoders on any text: decode never panics, gives
+// text within its bound or nothing, and undoes hex and base64 of text;
+// unescape maps every byte it writes to a byte of its input, in order,
+// and undoes the percent-encoding of text.
+func FuzzEncoded(f *testing.F) {
+	f.Add("DB_PASSWORD=hunter2\nGITHUB_TOKEN=" + fakeGHP + "\n")
+	f.Add(fakePEM)
+	f.Add("ci:Tr0ub4dor&24464")
+	f.Add(b64([]byte(fakePEM)))
+	f.Add(`{"t": "\u0067hp_x", "u": "\u{1F600}", "v": "\uD83D\uDE00", "w": "\\u0041", "x": "\x41\x4"}`)
+	f.Add("https://example.com/a%2Fb?q=hello%20world%21&p=password%3D%zz%4")
+	f.Add("0x414b49415a375158345257324c4d394b44335056")
+	f.Fuzz(func(t *testing.T, s string) {
+		if out, ok := decode(nil, []byte(s), false); ok && (len(out) > maxDecoded || !isText(out, false)) {
+			t.Fatalf("decode(%q) = %q: not text within %d bytes", s, out, maxDecoded)
+		}
+		text, at := unescape(s)
+		if len(at) != len(text)+1 || at[len(text)] != len(s) {
+			t.Fatalf("unescape(%q): %d offsets for %d bytes, last %d", s, len(at), len(text), at[len(at)-1])
+		}
+		for i := 1; i < len(at); i++ {
+			if at[i] < at[i-1] || at[i-1] >= len(s) {
+				t.Fatalf("unescape(%q): offsets %v out of order or bounds", s, at)
+			}
+		}
+		if !isText([]byte(s), false) || len(s) < 12 || len(s) > maxDecoded {
+			return
+		}
+		for _, enc := range []string{b64([]byte(s)), base64.RawURLEncoding.EncodeToString([]byte(s)), hex.EncodeToString([]byte(s))} {
+			if len(enc) < minHex && allHex(enc) || allHex(enc) != (enc == hex.EncodeToString([]byte(s))) {
+				continue // hex too short to be read as hex, or base64 that reads as hex
+			}
+			if out, ok := decode(nil, []byte(enc), false); !ok || string(out) != s {
+				t.Fatalf("decode(%q) = %q, %v, want %q", enc, out, ok, s)
+			}
+		}
+		if got, _ := unescape(escapeAll(s, "%%%02X")); got != s {
+			t.Fatalf("unescape(percent-encoded %q) = %q", s, got)
 		}
 	})
 }

@@ -54,11 +54,13 @@ type Redactor struct {
 	bigrams   *bigramTable
 	providers *providerIndex
 	nouns     *nounIndex
+	base64    *[256]bool // the characters of base64 and base64url
 }
 
 // New returns a Redactor.
 func New(opts Options) *Redactor {
-	r := &Redactor{entropy: !opts.NoEntropy, bigrams: newBigramTable(), providers: newProviderIndex(), nouns: newNounIndex()}
+	r := &Redactor{entropy: !opts.NoEntropy, bigrams: newBigramTable(), providers: newProviderIndex(), nouns: newNounIndex(),
+		base64: newBase64Table()}
 	for _, l := range opts.Literals {
 		if len(l) >= 8 {
 			r.literals = append(r.literals, l)
@@ -134,7 +136,12 @@ func (r *Redactor) Find(s string) []Finding {
 }
 
 // find is [Redactor.Find] without the lines and columns.
-func (r *Redactor) find(s string) []span {
+func (r *Redactor) find(s string) []span { return r.findIn(s, 0) }
+
+// findIn finds the secrets of s, which depth encodings have been undone
+// to reach: the runs and escapes of s are decoded and read again while
+// depth is below maxDepth.
+func (r *Redactor) findIn(s string, depth int) []span {
 	var fs []span
 	lower := asciiLower(s)
 	fs = findPrivate(fs, s, lower)
@@ -143,6 +150,7 @@ func (r *Redactor) find(s string) []span {
 	fs = findAssignments(fs, s, lower)
 	fs = findCommandPasswords(fs, s)
 	fs = findBearer(fs, s, lower)
+	fs = findBasic(fs, s, lower)
 	fs = findProse(fs, s, lower, r)
 	fs = r.findTokens(fs, s)
 	for _, l := range r.literals {
@@ -154,6 +162,10 @@ func (r *Redactor) find(s string) []span {
 			fs = append(fs, span{i + j, i + j + len(l), KindSecret})
 			i += j + len(l)
 		}
+	}
+	if depth < maxDepth {
+		fs = r.findEncoded(fs, s, depth)
+		fs = r.findEscaped(fs, s, depth)
 	}
 	fs = r.joinSplit(fs, s)
 	return merge(dropPublic(fs, s))

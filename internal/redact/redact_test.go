@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"encoding/hex"
 	"strings"
 	"testing"
 )
@@ -221,6 +222,10 @@ func TestTokenKind(t *testing.T) {
 		{"auth-moved-to-auth-package", ""},
 		{"short", ""},
 		{"the token is " + fakeGHP, ""}, // not one token: Find's matter
+		{hex.EncodeToString([]byte(fakeGHP)), "github-token"},
+		{b64([]byte("AWS " + fakeAWSID)), "aws-access-key"},
+		{"4f2e9c1d0b7a8e6f5d4c3b2a1908f7e6d5c4b3a2", ""},
+		{"deploy-notes-for-the-staging-cluster", ""},
 	}
 	for _, tt := range tests {
 		if got := TokenKind(tt.tok); got != tt.want {

@@ -196,9 +196,13 @@ func skipBlank(s string, i int) int {
 
 func allHex(v string) bool {
 	for i := 0; i < len(v); i++ {
-		if c := v[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+		if !isHexDigit(v[i]) {
 			return false
 		}
 	}
 	return v != ""
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }

@@ -1,0 +1,302 @@
+package redact
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Bounds of the decoding of encoded runs: a secret written encoded is
+// still a secret, but decoding must cost little on ordinary text.
+const (
+	// maxDepth is how many encodings inside each other are undone: the
+	// base64 of the hex of a token is found, a third layer is not.
+	maxDepth = 2
+	// maxDecoded bounds the bytes decoded from one run or one window of
+	// escapes; a longer run is judged by its first maxDecoded bytes.
+	maxDecoded = 64 << 10
+	// minBase64 and minHex are the shortest runs decoded: 12 and 16 bytes.
+	minBase64 = 16
+	minHex    = 32
+	// textPrefix is how many characters of a run are decoded first, to
+	// drop what decodes to binary (hashes, images, identifiers) early.
+	textPrefix = 64
+)
+
+// findEncoded finds the runs of s that are hex, base64 or base64url of
+// text holding a secret, by the detectors of [Redactor.findIn] on the
+// decoded text: each such run goes whole, named by the kind of the most
+// specific secret it hides. Consecutive lines of base64 (wrapped at 64 or
+// 76 columns, as base64(1) and PEM wrap) are decoded together.
+func (r *Redactor) findEncoded(fs []span, s string, depth int) []span {
+	var group []run // lines of one wrapped run, each decoding to text
+	flush := func() {
+		if len(group) > 0 {
+			fs = r.judgeRuns(fs, s, group, depth)
+			group = group[:0]
+		}
+	}
+	for i := 0; i < len(s); {
+		if !r.base64[s[i]] {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && r.base64[s[j]] {
+			j++
+		}
+		if j-i < minBase64 && len(group) == 0 {
+			i = j // a word
+			continue
+		}
+		ru := run{i, padded(s, j)}
+		i = ru.end
+		short := ru.end-ru.start < minBase64 // the last line of a wrapped run
+		if len(group) > 0 && !continues(s, group[len(group)-1], ru) {
+			flush()
+			if short {
+				continue
+			}
+		}
+		if !ru.text(s) {
+			flush()
+			continue
+		}
+		group = append(group, ru)
+	}
+	flush()
+	return fs
+}
+
+// A run is a stretch of s in the alphabet of base64 or base64url, with
+// its padding.
+type run struct{ start, end int }
+
+// nextRun returns the run that starts at i.
+func nextRun(s string, i int) run {
+	j := i
+	for j < len(s) && isBase64Char(s[j]) {
+		j++
+	}
+	return run{i, padded(s, j)}
+}
+
+// padded returns the end of a run whose characters end at j, past its
+// '=' padding.
+func padded(s string, j int) int {
+	k := j
+	for k < len(s) && k-j < 2 && s[k] == '=' {
+		k++
+	}
+	if k < len(s) && isBase64Char(s[k]) {
+		return j // the '=' of an assignment, not padding
+	}
+	return k
+}
+
+// text reports whether the run's first characters decode to text.
+func (ru run) text(s string) bool {
+	if !textLead(s[ru.start]) {
+		return false
+	}
+	var src, dst [textPrefix]byte
+	n := copy(src[:], s[ru.start:ru.end])
+	_, ok := decode(dst[:0], src[:n], true)
+	return ok
+}
+
+// textLead reports whether c can start the hex or base64 of text: the
+// first byte of text is a tab, a line break, printable ASCII or the lead
+// byte of a UTF-8 character, which leaves out most identifiers and paths
+// (internal/…, node_modules, session_id) before anything is decoded.
+func textLead(c byte) bool {
+	switch {
+	case '0' <= c && c <= '9', 'C' <= c && c <= 'F', 'I' <= c && c <= 'Z', 'a' <= c && c <= 'f', 'w' <= c && c <= 'z':
+		return true
+	}
+	return false
+}
+
+// continues reports whether next is the next line of the wrapped run
+// whose last line is prev: prev fills whole base64 quanta, has no
+// padding, and only a line break and indentation lie between them.
+func continues(s string, prev, next run) bool {
+	if (prev.end-prev.start)%4 != 0 || s[prev.end-1] == '=' {
+		return false
+	}
+	between := s[prev.end:next.start]
+	return strings.Count(between, "\n") == 1 && strings.Trim(between, " \t\r\n") == ""
+}
+
+// judgeRuns adds a finding over the lines of group when the text they
+// encode holds a secret. Lines that are not one wrapped run (a word
+// before a base64 block, base64 strings one per line) can hide a secret
+// when read as one, gluing it to its neighbour: each is then read alone.
+func (r *Redactor) judgeRuns(fs []span, s string, group []run, depth int) []span {
+	var b strings.Builder
+	for _, ru := range group {
+		if b.Len() >= maxDecoded/3*4 {
+			break
+		}
+		b.WriteString(s[ru.start:ru.end])
+	}
+	if kind := r.encodedKind(b.String(), depth); kind != "" {
+		return append(fs, span{group[0].start, group[len(group)-1].end, kind})
+	}
+	if len(group) == 1 {
+		return fs
+	}
+	for _, ru := range group {
+		if kind := r.encodedKind(s[ru.start:ru.end], depth); kind != "" {
+			fs = append(fs, span{ru.start, ru.end, kind})
+		}
+	}
+	return fs
+}
+
+// encodedKind returns the kind of the most specific secret in the text
+// enc encodes, or "".
+func (r *Redactor) encodedKind(enc string, depth int) string {
+	text, ok := decode(nil, []byte(enc), false)
+	if !ok {
+		return ""
+	}
+	return secretKind(r.findIn(string(text), depth+1))
+}
+
+// secretKind returns the most specific kind among fs, <private> spans
+// aside (an encoded tag is no span a person marked), or "".
+func secretKind(fs []span) string {
+	kind := ""
+	for _, f := range fs {
+		if f.kind != KindPrivate && (kind == "" || priority(f.kind) > priority(kind)) {
+			kind = f.kind
+		}
+	}
+	return kind
+}
+
+// decode appends to dst the text v encodes as hex (with or without 0x)
+// or as base64 in the standard or URL alphabet, padded or not, at most
+// maxDecoded bytes of it; false when v is none of them or decodes to
+// something other than text. A prefix of a run may end inside a
+// character: partial allows that. dst needs room for what v encodes.
+func decode(dst, v []byte, partial bool) ([]byte, bool) {
+	h := bytes.TrimPrefix(v, []byte("0x"))
+	allHex, std, url := true, false, false // which characters v holds
+	for _, c := range v {
+		switch {
+		case c == '+' || c == '/':
+			std = true
+		case c == '-' || c == '_':
+			url = true
+		}
+		allHex = allHex && (isHexDigit(c) || c == 'x')
+	}
+	if allHex && len(h) >= minHex && bytes.IndexByte(h, 'x') < 0 {
+		if len(h)%2 == 1 && !partial {
+			return nil, false // an odd digit out: no bytes
+		}
+		h = h[:min(len(h)/2*2, 2*maxDecoded)]
+		dst = slices.Grow(dst, len(h)/2)[:len(h)/2]
+		n, err := hex.Decode(dst, h)
+		return dst[:n], err == nil && isText(dst[:n], partial)
+	}
+	if std && url {
+		return nil, false // both alphabets: a path or a name, not base64
+	}
+	v = bytes.TrimRight(v, "=")
+	if len(v) > maxDecoded/3*4 {
+		v = v[:maxDecoded/3*4]
+	}
+	if partial {
+		v = v[:len(v)/4*4]
+	}
+	enc := base64.RawStdEncoding
+	if url {
+		enc = base64.RawURLEncoding
+	}
+	dst = slices.Grow(dst, enc.DecodedLen(len(v)))[:enc.DecodedLen(len(v))]
+	n, err := enc.Decode(dst, v)
+	return dst[:n], err == nil && n > 0 && isText(dst[:n], partial)
+}
+
+// isText reports whether b is UTF-8 text: no control characters but tab,
+// line feed and carriage return. When partial, b may end inside a
+// character.
+func isText(b []byte, partial bool) bool {
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c < ' ' && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return partial && !utf8.FullRune(b[i:])
+		}
+		i += n
+	}
+	return true
+}
+
+// isBase64Char reports whether c is in the alphabet of base64 or
+// base64url.
+func isBase64Char(c byte) bool {
+	if c < 64 {
+		return base64Low>>c&1 != 0
+	}
+	return c < 128 && base64High>>(c-64)&1 != 0
+}
+
+// newBase64Table marks the characters of [isBase64Char], for the scan of
+// [Redactor.findEncoded], which a table makes faster.
+func newBase64Table() *[256]bool {
+	var t [256]bool
+	for c := range t {
+		t[c] = isBase64Char(byte(c))
+	}
+	return &t
+}
+
+// base64Low and base64High are the bits of the characters of base64 and
+// base64url below 64 and from 64 to 127, for [isBase64Char].
+const (
+	base64Low  = 1<<'+' | 1<<'-' | 1<<'/' | (1<<10-1)<<'0'
+	base64High = (1<<26-1)<<('A'-64) | 1<<('_'-64) | (1<<26-1)<<('a'-64)
+)
+
+// findBasic finds the credentials of an HTTP Basic header, "Basic "
+// then the base64 of user:password, in any text: a curl command line, a
+// log, a header given alone.
+func findBasic(fs []span, s, lower string) []span {
+	for i := 0; ; {
+		j := strings.Index(lower[i:], "basic ")
+		if j < 0 {
+			return fs
+		}
+		j += i
+		i = j + len("basic ")
+		if j > 0 && isAlnum(lower[j-1]) {
+			continue
+		}
+		k := skipSpaces(s, i)
+		ru := nextRun(s, k)
+		if ru.end-k < 8 {
+			continue
+		}
+		if b, ok := decode(nil, []byte(s[k:ru.end]), false); ok {
+			text := string(b)
+			c := strings.IndexByte(text, ':')
+			if c >= 0 && c < len(text)-1 && !strings.ContainsAny(text, " \t\r\n") && !placeholder(text[c+1:]) {
+				fs = append(fs, span{k, ru.end, KindPassword})
+			}
+		}
+	}
+}

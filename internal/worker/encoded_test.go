@@ -1,0 +1,116 @@
+package worker
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/extract"
+	"github.com/mnemo-dev/mnemo/internal/fakeapi"
+	"github.com/mnemo-dev/mnemo/internal/queue"
+	"github.com/mnemo-dev/mnemo/internal/redact"
+)
+
+// encodedTranscriptSecrets are the secrets of testdata/encoded.jsonl,
+// each written in an encoding: base64 (wrapped at 76 columns, as
+// base64(1) writes it), base64 twice, hex, percent-encoding, JSON and
+// Python escapes, an HTTP Basic header and a data: URL of an env file.
+func encodedTranscriptSecrets() map[string]string {
+	ghp := "ghp_" + "8kL2mN9vQ4rT7xW1cB5zH3jF6pS0gA2eY4uI"
+	aws := "AKIA" + "Z7QX4RW2LM9KD3PV"
+	pem := "-----BEGIN " + "OPENSSH PRIVATE KEY-----\n" +
+		"b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n" +
+		"QyNTUxOQAAACDkq0Hc3RjsMBVa2Pvuvr1pXDm5zQl9S6T6oYKs6Hkq0wAAAJBbb8TaW2/E\n" +
+		"-----END " + "OPENSSH PRIVATE KEY-----\n"
+	b64 := base64.StdEncoding.EncodeToString
+	var wrapped []string
+	for s := b64([]byte(pem)); s != ""; {
+		n := min(76, len(s))
+		wrapped, s = append(wrapped, s[:n]), s[n:]
+	}
+	return map[string]string{
+		"BASIC":  b64([]byte("ci-bot:" + "Tr0ub4dor" + "&24464")),
+		"PEM64":  strings.Join(wrapped, "\n"),
+		"UESC":   `\u0067` + ghp[1:],
+		"PCT":    strings.ReplaceAll(ghp, "_", "%5F"),
+		"HEX":    hex.EncodeToString([]byte(ghp)),
+		"XESC":   escapeAll(aws, `\x%02x`),
+		"PCTALL": escapeAll("password="+"Tr0ub4dor"+"&24464", "%%%02X"),
+		"ENV64":  b64([]byte("DATABASE_URL=postgres://app:" + "s3cr3tP4ss@db/app\nAPI_TOKEN=" + ghp + "\n")),
+		"TWICE":  b64([]byte(b64([]byte(aws)))),
+	}
+}
+
+// TestTranscriptEncodedSecretsNeverReachTheModel runs the worker with
+// the Anthropic extractor on a session whose prompts hold secrets
+// encoded: none of them, nor the second half of any, is in the request.
+func TestTranscriptEncodedSecretsNeverReachTheModel(t *testing.T) {
+	secrets := encodedTranscriptSecrets()
+	data, err := os.ReadFile(filepath.Join("testdata", "encoded.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := os.Expand(string(data), func(k string) string { return jsonString(secrets[k]) })
+	tr := filepath.Join(t.TempDir(), "enc1.jsonl")
+	if err := os.WriteFile(tr, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := newProject(t)
+	ctx := context.Background()
+	model := fakeapi.New(t)
+	model.PushPlain(fakeapi.Reply{Text: "[]"})
+	x, err := extract.New(extract.Config{
+		Provider: extract.ProviderAnthropic, APIKey: "sk-ant-test", BaseURL: model.URL(),
+		MinUserTurns: 1, Backoff: time.Millisecond, Getenv: func(string) string { return "" },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := p.pipeline(FromExtract(x))
+	pl.Redact = redact.New(redact.Options{}).String
+	p.q.Enqueue(ctx, queue.Job{Session: "enc1", Transcript: tr, Event: "session-end"})
+	w := &Worker{StateDir: p.state, Queue: p.q, Process: pl.Process, Log: pl.Log, Now: time.Now, Lease: time.Minute, Poll: 20 * time.Millisecond}
+	if err := w.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	reqs := model.PlainRequests()
+	if len(reqs) != 1 {
+		t.Fatalf("the worker sent %d requests, want 1", len(reqs))
+	}
+	for _, want := range []string{"registry.internal", "deploy job", "bot token", "smoke test", "[REDACTED:"} {
+		if !strings.Contains(reqs[0], want) {
+			t.Errorf("the request lacks %q: the digest was not sent:\n%s", want, digestOf(reqs[0]))
+		}
+	}
+	for k, s := range secrets {
+		s = jsonString(s) // as the request writes it
+		for _, part := range []string{s, s[len(s)/2:]} {
+			if strings.Contains(reqs[0], part) {
+				t.Errorf("the request holds %s (or its second half %q):\n%s", k, part, digestOf(reqs[0]))
+			}
+		}
+	}
+}
+
+// escapeAll writes each byte of s in format, as a Python bytes literal
+// (\x41) or a URL (%41) can.
+func escapeAll(s, format string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		fmt.Fprintf(&b, format, s[i])
+	}
+	return b.String()
+}
+
+// jsonString is s as a JSON string writes it, without the quotes.
+func jsonString(s string) string {
+	q, _ := json.Marshal(s)
+	return string(q[1 : len(q)-1])
+}
