@@ -2,9 +2,11 @@ package extract
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/mnemo-dev/mnemo/internal/longsession"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/transcript"
 )
@@ -30,6 +32,36 @@ func BenchmarkHeuristic(b *testing.B) {
 			h.Extract(ctx, d)
 		}
 	}
+}
+
+// BenchmarkHeuristicLong runs the heuristic extractor over a long session
+// of 20,000 prompts ([longsession]) whose working folder is not on this
+// machine, as the worker's offline path does, and reports the facts.
+func BenchmarkHeuristicLong(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "long.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := longsession.Write(f, longsession.Size{Prompts: 20000}); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	d := digestFile(b, path)
+	h := NewHeuristic(Config{})
+	ctx := context.Background()
+	var facts int
+	b.ReportAllocs()
+	for b.Loop() {
+		cands, _, err := h.Extract(ctx, d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		facts = len(cands)
+	}
+	b.ReportMetric(float64(facts), "facts")
 }
 
 // TestRequestSizes measures what the model calls of a session cost before

@@ -46,3 +46,6 @@ func tryDigest(t testing.TB, path string) (*transcript.Digest, bool) {
 	}
 	return digestFile(t, path), true
 }
+
+// mentions is the text of a digest, for [newPaths].
+func mentions(text string) func() string { return func() string { return text } }

@@ -72,7 +72,7 @@ func (h *Heuristic) Extract(ctx context.Context, d *transcript.Digest) ([]Candid
 	if err := ctx.Err(); err != nil {
 		return nil, Usage{}, fmt.Errorf("extract: heuristic: %w", err)
 	}
-	ps := newPaths(d.Meta.CWD, h.redactor.String(d.String()))
+	ps := newPaths(d.Meta.CWD, func() string { return h.redactor.String(d.String()) })
 	var out []Candidate
 	var prev *transcript.Turn
 	for _, t := range d.Turns {

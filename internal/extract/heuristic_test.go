@@ -167,7 +167,7 @@ func TestTodos(t *testing.T) {
 	for _, tt := range tests {
 		d := scriptDigest(t, "cwd: /x\n---\nuser: go\nassistant: "+strings.ReplaceAll(tt.last, "\n", "\n  ")+"\n", "")
 		var got []string
-		for _, c := range h.todos(d, newPaths("", "")) {
+		for _, c := range h.todos(d, newPaths("", mentions(""))) {
 			got = append(got, strings.TrimSuffix(c.Fact, "."))
 		}
 		if !slices.Equal(got, tt.want) {

@@ -96,10 +96,19 @@ func abbreviation(before string) bool {
 	return false
 }
 
+// typographic folds typographic quotes to ASCII. A Replacer is safe for
+// concurrent use and is not changed once made; its tables are built on
+// first use.
+var typographic = strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`)
+
 // lower folds s to lower case and typographic apostrophes to ASCII, for
-// the rules to match.
+// the rules to match. Text without the quotes' common first bytes (U+2018
+// to U+201D all begin E2 80) is only lower-cased.
 func lower(s string) string {
-	return strings.ToLower(strings.NewReplacer("’", "'", "‘", "'", "“", `"`, "”", `"`).Replace(s))
+	if strings.Contains(s, "\xe2\x80") {
+		s = typographic.Replace(s)
+	}
+	return strings.ToLower(s)
 }
 
 // tidy trims a statement for use as a fact: spaces collapsed, a leading

@@ -3,6 +3,7 @@ package extract
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/transcript"
@@ -52,6 +53,7 @@ func (h *Heuristic) todos(d *transcript.Digest, ps paths) []Candidate {
 // says were fixed: open work, in the user's words.
 func (h *Heuristic) reported(d *transcript.Digest, ps paths) []Candidate {
 	var out []Candidate
+	fixed := sync.OnceValue(func() []bool { return h.fixedAfter(d) })
 	for i, t := range d.Turns {
 		if t.Kind != transcript.TurnPrompt {
 			continue
@@ -62,7 +64,7 @@ func (h *Heuristic) reported(d *transcript.Digest, ps paths) []Candidate {
 			}
 			for _, s := range sentences(it.Text) {
 				l := lower(s.text)
-				if !h.rules.problem.MatchString(l) || h.rules.vagueProblem.MatchString(l) || len(strings.Fields(l)) < 5 || h.fixedAfter(d, i) {
+				if !h.rules.problem.MatchString(l) || h.rules.vagueProblem.MatchString(l) || len(strings.Fields(l)) < 5 || fixed()[i] {
 					continue
 				}
 				fact := tidy(strings.TrimRight(s.text, "?!. "))
@@ -84,21 +86,31 @@ func (h *Heuristic) reported(d *transcript.Digest, ps paths) []Candidate {
 	return out
 }
 
-// fixedAfter reports whether something after turn i says a problem was
-// fixed: a later prompt ("works now, thanks") or the assistant's prose.
-func (h *Heuristic) fixedAfter(d *transcript.Digest, i int) bool {
-	for j, t := range d.Turns[i:] {
+// fixedAfter reports for each turn i of d whether something from it on
+// says a problem reported in it was fixed: a later prompt ("works now,
+// thanks") or the assistant's prose, in turn i or after. It reads each
+// item once, from the end.
+func (h *Heuristic) fixedAfter(d *transcript.Digest) []bool {
+	out := make([]bool, len(d.Turns))
+	later := false // a prompt or prose after turn i says so
+	for i := len(d.Turns) - 1; i >= 0; i-- {
+		t := d.Turns[i]
 		if t.Kind == transcript.TurnAgent {
+			out[i] = later
 			continue
 		}
+		said, answered := false, false // by the person, by the assistant
 		for _, it := range t.Items {
-			mine := it.Kind == transcript.ItemUser && j > 0
-			if (mine || it.Kind == transcript.ItemAssistant) && h.rules.fixed.MatchString(lower(it.Text)) {
-				return true
+			if it.Kind != transcript.ItemUser && it.Kind != transcript.ItemAssistant || !h.rules.fixed.MatchString(lower(it.Text)) {
+				continue
 			}
+			said = said || it.Kind == transcript.ItemUser
+			answered = answered || it.Kind == transcript.ItemAssistant
 		}
+		out[i] = later || answered
+		later = later || said || answered
 	}
-	return false
+	return out
 }
 
 // lastMessage returns the last main-chain turn with assistant prose, and

@@ -43,7 +43,7 @@ func (x *llm) Extract(ctx context.Context, d *transcript.Digest) ([]Candidate, U
 	for _, r := range reqs {
 		texts = append(texts, r.chunk)
 	}
-	ps := newPaths(d.Meta.CWD, strings.Join(texts, "\n"))
+	ps := newPaths(d.Meta.CWD, func() string { return strings.Join(texts, "\n") })
 	g := newGuard(x.cfg)
 	var all []Candidate
 	for i, r := range reqs {

@@ -12,6 +12,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -40,16 +41,23 @@ var evidences = []approval.Evidence{approval.Stated, approval.Confirmed, approva
 // mentions it.
 type paths struct {
 	cwd       string
-	fsys      fs.FS  // the cwd, when it is a directory here
-	mentioned string // the digest's text, when fsys is nil
+	fsys      fs.FS         // the cwd, when it is a directory here
+	mentioned func() string // the digest's text, when fsys is nil
 }
 
-func newPaths(cwd, digest string) paths {
-	p := paths{cwd: strings.TrimSuffix(cwd, "/"), mentioned: digest}
+// newPaths returns the paths of the session whose working directory is
+// cwd. digest gives the text a path must be mentioned in when cwd is not
+// here; it is called at most once, and only then, when a path is first
+// checked.
+func newPaths(cwd string, digest func() string) paths {
+	p := paths{cwd: strings.TrimSuffix(cwd, "/")}
 	if cwd != "" {
 		if fi, err := os.Stat(cwd); err == nil && fi.IsDir() {
 			p.fsys = os.DirFS(cwd)
 		}
+	}
+	if p.fsys == nil {
+		p.mentioned = sync.OnceValue(digest)
 	}
 	return p
 }
@@ -80,7 +88,7 @@ func (ps paths) clean(raw string) string {
 		}
 		return p
 	}
-	if dir || !fileLike(p) || !strings.Contains(ps.mentioned, p) {
+	if dir || !fileLike(p) || !strings.Contains(ps.mentioned(), p) {
 		return ""
 	}
 	return p

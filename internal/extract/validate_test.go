@@ -18,7 +18,7 @@ func TestParseReply(t *testing.T) {
 	cwd := t.TempDir()
 	os.MkdirAll(filepath.Join(cwd, "web"), 0o755)
 	os.WriteFile(filepath.Join(cwd, "web", "package.json"), []byte("{}"), 0o644)
-	ps := newPaths(cwd, "")
+	ps := newPaths(cwd, mentions(""))
 	want := Candidate{Name: "web-uses-pnpm", Description: "Use pnpm, not npm, in web/", Fact: "web/ has a pnpm lockfile.",
 		Type: memory.TypeProject, Category: CategoryConvention, Files: []string{"web/package.json"}, Confidence: 0.9, Why: "the user said so"}
 
@@ -82,7 +82,7 @@ func TestParseReply(t *testing.T) {
 func TestPathsWithoutCWD(t *testing.T) {
 	// The session's folder is not on this machine: a path is kept only
 	// when the digest mentions it and it looks like a file.
-	ps := newPaths("/nonexistent/shop", "tool: Edit web/src/App.tsx -> ok\nuser: we use pnpm in web/")
+	ps := newPaths("/nonexistent/shop", mentions("tool: Edit web/src/App.tsx -> ok\nuser: we use pnpm in web/"))
 	tests := []struct{ in, want string }{
 		{"web/src/App.tsx", "web/src/App.tsx"},
 		{"/nonexistent/shop/web/src/App.tsx", "web/src/App.tsx"},
@@ -108,7 +108,7 @@ func FuzzParseReply(f *testing.F) {
 	f.Add(`{"a":1}`)
 	f.Add(`[{"name":"no-deploys-on-fridays","description":"金曜日にはデプロイしない","fact":"f","type":"user","category":"decision","confidence":0.95,"evidence":"inferred","relation":"same","memory":"staging-db-host"}]`)
 	f.Add(`[{"description":"d","fact":"f","type":"project","category":"todo","confidence":0.9,"evidence":"tool","relation":"contradicts","memory":"made-up"}]`)
-	ps := newPaths("/nonexistent", "z.go a/b.go")
+	ps := newPaths("/nonexistent", mentions("z.go a/b.go"))
 	known := map[string]string{"staging-db-host": "project", "deploy-days": "inbox"}
 	f.Fuzz(func(t *testing.T, raw string) {
 		r := parseReply(raw, ps, known)
@@ -203,7 +203,7 @@ func TestReplyChecks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := parseReply(tt.raw, newPaths("", ""), known)
+			r := parseReply(tt.raw, newPaths("", mentions("")), known)
 			if tt.problem != "" {
 				if len(r.cands) != 0 || len(r.problems) != 1 || !strings.Contains(r.problems[0], tt.problem) {
 					t.Errorf("parseReply = %+v, want the item dropped for %q", r, tt.problem)

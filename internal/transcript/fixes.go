@@ -82,13 +82,14 @@ func (d *Digest) Failures() []*Failure {
 	open := map[string][]*Failure{} // per conversation, awaiting a fix
 	last := map[*Failure]int{}      // index in byThread of the group's last failure
 	byThread := map[string][]*ToolCall{}
+	sigs := signatures{}
 	for _, c := range d.calls() {
 		th := c.thread
 		byThread[th] = append(byThread[th], c)
 		idx := len(byThread[th]) - 1
 		switch {
 		case c.failed():
-			if i := slices.IndexFunc(open[th], func(f *Failure) bool { return similar(f.Call, c) }); i >= 0 {
+			if i := slices.IndexFunc(open[th], func(f *Failure) bool { return sigs.similar(f.Call, c) }); i >= 0 {
 				open[th][i].Count++
 				last[open[th][i]] = idx
 				continue
@@ -99,11 +100,11 @@ func (d *Digest) Failures() []*Failure {
 			last[f] = idx
 		case c.succeeded():
 			open[th] = slices.DeleteFunc(open[th], func(f *Failure) bool {
-				if !similar(f.Call, c) {
+				if !sigs.similar(f.Call, c) {
 					return false
 				}
 				f.FixedBy = c
-				f.After = stepsBetween(byThread[th][last[f]+1:idx], f.Call)
+				f.After = sigs.stepsBetween(byThread[th][last[f]+1:idx], f.Call)
 				return true
 			})
 		}
@@ -113,11 +114,11 @@ func (d *Digest) Failures() []*Failure {
 
 // stepsBetween picks the last few distinct successful calls of between that
 // are not retries of the failed call.
-func stepsBetween(between []*ToolCall, failed *ToolCall) []*ToolCall {
+func (sigs signatures) stepsBetween(between []*ToolCall, failed *ToolCall) []*ToolCall {
 	var out []*ToolCall
 	for i := len(between) - 1; i >= 0 && len(out) < maxAfter; i-- {
 		c := between[i]
-		if !c.succeeded() || similar(c, failed) {
+		if !c.succeeded() || sigs.similar(c, failed) {
 			continue
 		}
 		if slices.ContainsFunc(out, func(o *ToolCall) bool { return o.Name == c.Name && o.Arg == c.Arg }) {
@@ -132,7 +133,26 @@ func stepsBetween(between []*ToolCall, failed *ToolCall) []*ToolCall {
 // similar reports whether b is another attempt at a's call: a write to
 // the same file (Edit, MultiEdit, Write and NotebookEdit alike), the same
 // command (see [commandSignature]), or the same tool with the same argument.
-func similar(a, b *ToolCall) bool {
+func similar(a, b *ToolCall) bool { return signatures{}.similar(a, b) }
+
+// signatures holds the [commandSignature] of each command compared, for
+// [Digest.Failures], which compares every call with each failure still
+// open: a long session's commands are parsed once, not once a comparison.
+type signatures map[string]signature
+
+type signature struct{ sig, paths []string }
+
+func (sigs signatures) of(cmd string) ([]string, []string) {
+	s, ok := sigs[cmd]
+	if !ok {
+		s.sig, s.paths = commandSignature(cmd)
+		sigs[cmd] = s
+	}
+	return s.sig, s.paths
+}
+
+// similar is [similar], the signatures parsed once.
+func (sigs signatures) similar(a, b *ToolCall) bool {
 	if writes(a.Name) && writes(b.Name) {
 		return a.Path == b.Path
 	}
@@ -142,8 +162,8 @@ func similar(a, b *ToolCall) bool {
 	if a.Name != "Bash" && a.Name != "PowerShell" {
 		return a.Arg == b.Arg
 	}
-	sa, pa := commandSignature(a.Arg)
-	sb, pb := commandSignature(b.Arg)
+	sa, pa := sigs.of(a.Arg)
+	sb, pb := sigs.of(b.Arg)
 	if len(sa) == 0 || len(sb) == 0 {
 		return a.Arg == b.Arg
 	}

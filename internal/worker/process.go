@@ -185,12 +185,13 @@ func (p *Pipeline) consolidate(ctx context.Context, j queue.Job, d *transcript.D
 	defer closeFn()
 	said := personSaid(d)
 	runs := commandRuns(d)
+	excerpts := passages(d, facts)
 	var outcomes []string
 	n, dropped := 0, 0
 	for i, f := range facts {
 		f, v := p.provenance(j, d, f, said, runs, at)
 		if f.Excerpt == "" { // what review shows the fact came from
-			f.Excerpt = d.Passage(f.Description+"\n"+f.Body, consolidate.MaxExcerpt)
+			f.Excerpt = excerpts[i]
 		}
 		o, err := c.Add(ctx, f)
 		if badFact(err) {
@@ -215,6 +216,19 @@ func (p *Pipeline) consolidate(ctx context.Context, j queue.Job, d *transcript.D
 	}
 	p.Log.Info("consolidated", "job", j.ID, "outcomes", strings.Join(outcomes, " "), "dropped", dropped)
 	return n, nil
+}
+
+// passages returns, for each of facts without an excerpt, the passage of
+// d it most likely came from ([transcript.Digest.Passages]: the digest
+// read once for all of them); "" for the others.
+func passages(d *transcript.Digest, facts []consolidate.Fact) []string {
+	texts := make([]string, len(facts))
+	for i, f := range facts {
+		if f.Excerpt == "" {
+			texts[i] = f.Description + "\n" + f.Body
+		}
+	}
+	return d.Passages(texts, consolidate.MaxExcerpt)
 }
 
 // provenance sets what the session shows of f: whether the person's own

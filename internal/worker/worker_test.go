@@ -58,7 +58,7 @@ type project struct {
 	q                 *queue.Queue
 }
 
-func newProject(t *testing.T) *project {
+func newProject(t testing.TB) *project {
 	t.Helper()
 	p := &project{root: t.TempDir(), state: t.TempDir(), user: t.TempDir()}
 	vault.Create(filepath.Join(p.root, ".memory"))
