@@ -52,8 +52,13 @@ func repair(ctx context.Context, path string, problem error, now time.Time, log 
 	if err := atomicfile.WriteFile(aside+".json", append(data, '\n'), 0o644); err != nil {
 		log.Error("queue: record what the damaged queue held", "err", err)
 	}
-	log.Warn("queue.db was damaged: set aside, and a new queue started with the jobs that could be read",
-		"aside", aside, "err", d.Problem, "kept", d.Kept, "fix", d.Fix())
+	if d.Exact && len(d.Transcripts) == 0 {
+		log.Warn("queue.db was damaged: set aside, and a new queue started with the jobs not done it held",
+			"aside", aside, "err", d.Problem, "kept", d.Kept)
+		return nil
+	}
+	log.Warn("queue.db was damaged: set aside, and a new queue started; sessions it held may not be captured",
+		"aside", aside, "err", d.Problem, "fix", d.Fix())
 	return nil
 }
 
