@@ -103,7 +103,10 @@ func Open(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
 		return nil, fmt.Errorf("index: %w", err)
 	}
 	db := &DB{path: path, history: filepath.Join(filepath.Dir(path), HistoryFileName), log: log}
-	err := db.open(ctx)
+	err := db.create(ctx)
+	if err == nil {
+		err = db.open(ctx)
+	}
 	if err != nil && ctx.Err() == nil {
 		// Damaged, or another process is repairing it under us (the
 		// files removed or moved as this one opened them: an I/O error,
@@ -157,10 +160,7 @@ func (db *DB) recover(ctx context.Context, err error) error {
 // through a memory map rather than one read call each, which saved a hook's
 // recall in a new process ~1.5 of its 10 ms here, where system calls are slow.
 func (db *DB) open(ctx context.Context) error {
-	dsn := sqlitefile.URI(db.path, "") + "?_pragma=busy_timeout(" + fmt.Sprint(DefaultBusyTimeout.Milliseconds()) + ")" +
-		"&_pragma=journal_mode(wal)&_pragma=synchronous(normal)&_pragma=foreign_keys(1)" +
-		"&_pragma=cache_size(-131072)&_pragma=temp_store(memory)&_pragma=mmap_size(1073741824)&_txlock=immediate"
-	s := sql.OpenDB(newConnector(dsn, filepath.Dir(db.path), db.history))
+	s := sql.OpenDB(newConnector(dsn(db.path), filepath.Dir(db.path), db.history))
 	var mode string
 	if err := s.QueryRowContext(ctx, "PRAGMA main.journal_mode").Scan(&mode); err != nil {
 		s.Close()
@@ -182,6 +182,13 @@ func (db *DB) open(ctx context.Context) error {
 		return err
 	}
 	return nil
+}
+
+// dsn is the data source name of the index at path.
+func dsn(path string) string {
+	return sqlitefile.URI(path, "") + "?_pragma=busy_timeout(" + fmt.Sprint(DefaultBusyTimeout.Milliseconds()) + ")" +
+		"&_pragma=journal_mode(wal)&_pragma=synchronous(normal)&_pragma=foreign_keys(1)" +
+		"&_pragma=cache_size(-131072)&_pragma=temp_store(memory)&_pragma=mmap_size(1073741824)&_txlock=immediate"
 }
 
 // migrate creates the schema in an empty file, and drops and recreates it
@@ -309,6 +316,43 @@ func (db *DB) Close() error {
 	db.mu.Unlock()
 	if err := db.sql.Close(); err != nil {
 		return fmt.Errorf("index: close: %w", err)
+	}
+	return nil
+}
+
+// create makes index.db where there is none, under [sqlitefile.LockRepair]:
+// whole beside it (in WAL mode, with its schema, the history attached
+// and made) and renamed into place. Processes that made a new file at
+// the path at once each switched it to WAL mode, which SQLite refuses
+// with SQLITE_BUSY, busy timeout or not, to all but one of the
+// connections that read the file first (TestFreshStateRaceProcesses).
+func (db *DB) create(ctx context.Context) error {
+	if _, err := os.Stat(db.path); !errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	unlock, err := sqlitefile.LockRepair(ctx, db.path)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if _, err := os.Stat(db.path); !errors.Is(err, os.ErrNotExist) {
+		return nil // another process made it
+	}
+	tmp := db.path + ".new"
+	if err := sqlitefile.Remove(tmp); err != nil {
+		return fmt.Errorf("create: %w", err)
+	}
+	s := sql.OpenDB(newConnector(dsn(tmp), filepath.Dir(db.path), db.history))
+	err = s.PingContext(ctx) // the connection makes the schemas
+	if cerr := s.Close(); err == nil {
+		err = cerr // closed, its WAL is checkpointed into the file
+	}
+	if err == nil {
+		err = os.Rename(tmp, db.path)
+	}
+	sqlitefile.Remove(tmp) // what is left of it, if anything
+	if err != nil {
+		return fmt.Errorf("create: %w", err)
 	}
 	return nil
 }

@@ -231,26 +231,34 @@ func TestDamagedIndexRaceProcesses(t *testing.T) {
 	for _, d := range damages {
 		t.Run(d.name, func(t *testing.T) {
 			path, dir := damagedIndex(t, memories, d.damage)
-			cmds := make([]*exec.Cmd, procs)
-			outs, logs := make([]strings.Builder, procs), make([]strings.Builder, procs)
-			for i := range procs {
-				c := exec.Command(exe, "-test.run=^TestAnswerChild$")
-				c.Env = append(os.Environ(), answerEnv+"="+path+string(os.PathListSeparator)+dir)
-				c.Stdout, c.Stderr = &outs[i], &logs[i]
-				cmds[i] = c
-			}
-			for _, c := range cmds {
-				if err := c.Start(); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want := "hits: " + strconv.Itoa(memories) + "\n"
-			for i, c := range cmds {
-				err := c.Wait()
-				if got := outs[i].String(); err != nil || !strings.HasPrefix(got, want) {
-					t.Errorf("process %d: %v, printed %q; want %q (log: %s)", i, err, got, want, &logs[i])
-				}
-			}
+			answerInProcesses(t, exe, path, dir, procs, memories)
 		})
+	}
+}
+
+// answerInProcesses runs procs child processes of the test binary exe
+// ([TestAnswerChild]) at once on the index at path, and checks that each
+// answers with every one of the memories of dir.
+func answerInProcesses(t *testing.T, exe, path, dir string, procs, memories int) {
+	t.Helper()
+	cmds := make([]*exec.Cmd, procs)
+	outs, logs := make([]strings.Builder, procs), make([]strings.Builder, procs)
+	for i := range procs {
+		c := exec.Command(exe, "-test.run=^TestAnswerChild$")
+		c.Env = append(os.Environ(), answerEnv+"="+path+string(os.PathListSeparator)+dir)
+		c.Stdout, c.Stderr = &outs[i], &logs[i]
+		cmds[i] = c
+	}
+	for _, c := range cmds {
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "hits: " + strconv.Itoa(memories) + "\n"
+	for i, c := range cmds {
+		err := c.Wait()
+		if got := outs[i].String(); err != nil || !strings.HasPrefix(got, want) {
+			t.Errorf("process %d: %v, printed %q; want %q (log: %s)", i, err, got, want, &logs[i])
+		}
 	}
 }

@@ -56,9 +56,13 @@ func Applied(ctx context.Context, q Querier, table string, names []string) bool 
 }
 
 // Apply applies the files in the folder dir of files that db has not
-// applied yet. When all
-// are applied, as at nearly every open, it reads one table and writes
-// nothing.
+// applied yet, all in one transaction with their records and the
+// migrations table itself: another process sees the file with none of
+// them or with all. (Committed one by one, with the migrations table
+// first, a process that opened a new file in between found it not empty,
+// took its schema as made, and met "no such table".) A file that fails
+// leaves nothing of the ones applied with it. When all are applied, as at
+// nearly every open, it reads one table and writes nothing.
 func Apply(ctx context.Context, db *sql.DB, files fs.FS, dir string) error {
 	names, err := Names(files, dir)
 	if err != nil {
@@ -67,25 +71,28 @@ func Apply(ctx context.Context, db *sql.DB, files fs.FS, dir string) error {
 	if Applied(ctx, db, "migrations", names) {
 		return nil
 	}
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY)`); err != nil {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY)`); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	for _, name := range names {
-		if err := applyFile(ctx, db, files, name); err != nil {
+		if err := applyFile(ctx, tx, files, name); err != nil {
 			return fmt.Errorf("migrate %s: %w", name, err)
 		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migrate: %w", err)
 	}
 	return nil
 }
 
-// applyFile applies one file and records its name, in one transaction,
-// unless its name is recorded already.
-func applyFile(ctx context.Context, db *sql.DB, files fs.FS, name string) error {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
+// applyFile applies one file and records its name in tx, unless its name
+// is recorded already (another process applied it first).
+func applyFile(ctx context.Context, tx *sql.Tx, files fs.FS, name string) error {
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM migrations WHERE name = ?`, name).Scan(&n); err != nil {
 		return err
@@ -100,8 +107,6 @@ func applyFile(ctx context.Context, db *sql.DB, files fs.FS, name string) error 
 	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO migrations (name) VALUES (?)`, name); err != nil {
-		return err
-	}
-	return tx.Commit()
+	_, err = tx.ExecContext(ctx, `INSERT INTO migrations (name) VALUES (?)`, name)
+	return err
 }

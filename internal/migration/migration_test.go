@@ -3,6 +3,7 @@ package migration
 import (
 	"context"
 	"database/sql"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -87,5 +88,74 @@ func TestApply(t *testing.T) {
 func TestAppliedNoTable(t *testing.T) {
 	if Applied(context.Background(), openDB(t), "migrations", []string{"m/001_a.sql"}) {
 		t.Error("Applied on an empty database = true")
+	}
+}
+
+// pausedFS is files, where opening the file named pause signals reached and
+// then waits for resume: Apply is then between two of its files.
+type pausedFS struct {
+	files           fstest.MapFS
+	pause           string
+	reached, resume chan struct{}
+}
+
+func (p pausedFS) Open(name string) (fs.File, error) {
+	if name == p.pause {
+		close(p.reached)
+		<-p.resume
+	}
+	return p.files.Open(name)
+}
+
+// TestApplySeenAtOnce: a process that opens the file while another
+// applies its migrations sees none of their tables or all of them, never
+// some (it would take the schema as made and meet "no such table"), in
+// WAL mode (queue.db) and with a rollback journal (history.db).
+func TestApplySeenAtOnce(t *testing.T) {
+	for _, mode := range []string{"wal", "truncate"} {
+		t.Run(mode, func(t *testing.T) {
+			ctx := context.Background()
+			uri := "file:" + filepath.Join(t.TempDir(), "x.db") + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(" + mode + ")"
+			db, err := sql.Open("sqlite", uri+"&_txlock=immediate")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			files := pausedFS{
+				files: fstest.MapFS{
+					"m/001_a.sql": {Data: []byte(`CREATE TABLE a (x INTEGER);`)},
+					"m/002_b.sql": {Data: []byte(`CREATE TABLE b (y INTEGER);`)},
+				},
+				pause: "m/002_b.sql", reached: make(chan struct{}), resume: make(chan struct{}),
+			}
+			done := make(chan error, 1)
+			go func() { done <- Apply(ctx, db, files, "m") }()
+			<-files.reached
+			other, err := sql.Open("sqlite", uri)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var seen []string
+			rows, readErr := other.QueryContext(ctx, `SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`)
+			for readErr == nil && rows.Next() {
+				var name string
+				readErr = rows.Scan(&name)
+				seen = append(seen, name)
+			}
+			if rows != nil {
+				rows.Close()
+			}
+			other.Close()
+			close(files.resume) // Apply goes on before any Fatal
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			if readErr != nil {
+				t.Fatalf("read the schema meanwhile: %v", readErr)
+			}
+			if len(seen) != 0 && !slices.Equal(seen, []string{"a", "b", "migrations"}) {
+				t.Errorf("tables seen while Apply ran = %v, want none or all", seen)
+			}
+		})
 	}
 }

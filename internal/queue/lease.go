@@ -27,25 +27,32 @@ var ErrLeaseLost = errors.New("the job is no longer leased by this worker")
 // take one job.
 func (q *Queue) Lease(ctx context.Context, d time.Duration) (Job, bool, error) {
 	now := q.Now()
-	// A job whose worker died again and again is dead, not leased forever.
-	if _, err := q.db.ExecContext(ctx, `UPDATE jobs SET state = 'dead', lease_until = NULL,
+	var j Job
+	found := false
+	err := q.write(ctx, func(tx *sql.Tx) error {
+		// A job whose worker died again and again is dead, not leased forever.
+		if _, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'dead', lease_until = NULL,
 		last_error = 'the worker stopped while processing it ' || attempts || ' times'
 		WHERE state = 'leased' AND lease_until <= ? AND attempts >= ?`, formatTime(now), DefaultMaxAttempts); err != nil {
-		return Job{}, false, fmt.Errorf("queue: lease: %w", err)
-	}
-	row := q.db.QueryRowContext(ctx, `UPDATE jobs SET state = 'leased', attempts = attempts + 1, lease_until = ?
+			return err
+		}
+		row := tx.QueryRowContext(ctx, `UPDATE jobs SET state = 'leased', attempts = attempts + 1, lease_until = ?
 		WHERE id = (SELECT id FROM jobs
 			WHERE state = 'pending' OR (state = 'failed' AND next_try <= ?) OR (state = 'leased' AND lease_until <= ?)
 			ORDER BY id LIMIT 1)
 		RETURNING `+jobColumns, formatTime(now.Add(d)), formatTime(now), formatTime(now))
-	j, err := scanJob(row)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Job{}, false, nil
-	}
+		var err error
+		j, err = scanJob(row)
+		found = err == nil
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil // the dead are still recorded
+		}
+		return err
+	})
 	if err != nil {
 		return Job{}, false, fmt.Errorf("queue: lease: %w", err)
 	}
-	return j, true, nil
+	return j, found, nil
 }
 
 // Offset returns how far a session's transcript has been processed: where
@@ -91,32 +98,33 @@ type Part struct {
 // leased again from the same offset, so each range is processed to
 // completion exactly once.
 func (q *Queue) Complete(ctx context.Context, j Job, r Result) error {
-	tx, err := q.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("queue: complete %d: %w", j.ID, err)
-	}
-	defer tx.Rollback()
 	now := formatTime(q.Now())
-	res, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'done', lease_until = NULL, last_error = '',
+	err := q.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'done', lease_until = NULL, last_error = '',
 		start_off = ?, end_off = ?, tokens_in = ?, tokens_out = ?, facts = ?, finished = ?, skipped = ?
 		WHERE id = ? AND state = 'leased' AND attempts = ?`, r.StartOff, r.EndOff, r.TokensIn, r.TokensOut, r.Facts, now, r.Skipped, j.ID, j.Attempts)
-	if err != nil {
-		return fmt.Errorf("queue: complete %d: %w", j.ID, err)
-	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		return fmt.Errorf("queue: complete %d: %w", j.ID, ErrLeaseLost)
-	}
-	parts := append([]Part{{Session: j.Session, Transcript: j.Transcript, EndOff: r.EndOff}}, r.Parts...)
-	for _, p := range parts {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (session, transcript, done_off, updated) VALUES (?, ?, ?, ?)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return ErrLeaseLost
+		}
+		parts := append([]Part{{Session: j.Session, Transcript: j.Transcript, EndOff: r.EndOff}}, r.Parts...)
+		for _, p := range parts {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (session, transcript, done_off, updated) VALUES (?, ?, ?, ?)
 		ON CONFLICT (session) DO UPDATE SET transcript = excluded.transcript,
 			done_off = CASE WHEN transcript = excluded.transcript THEN max(done_off, excluded.done_off) ELSE excluded.done_off END,
 			updated = excluded.updated`,
-			p.Session, p.Transcript, p.EndOff, now); err != nil {
-			return fmt.Errorf("queue: complete %d: %w", j.ID, err)
+				p.Session, p.Transcript, p.EndOff, now); err != nil {
+				return err
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("queue: complete %d: %w", j.ID, err)
 	}
-	return tx.Commit()
+	return nil
 }
 
 // Fail records a failed attempt: the job is retried after a backoff that
@@ -148,12 +156,18 @@ func (q *Queue) Release(ctx context.Context, j Job) error {
 // leased runs an update of a job the caller leased: its attempts say
 // which lease is the caller's.
 func (q *Queue) leased(ctx context.Context, j Job, op, query string, args ...any) error {
-	res, err := q.db.ExecContext(ctx, query, args...)
+	err := q.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return ErrLeaseLost
+		}
+		return nil
+	})
 	if err != nil {
 		return fmt.Errorf("queue: %s %d: %w", op, j.ID, err)
-	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		return fmt.Errorf("queue: %s %d: %w", op, j.ID, ErrLeaseLost)
 	}
 	return nil
 }

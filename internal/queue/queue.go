@@ -121,23 +121,21 @@ func (q *Queue) Enqueue(ctx context.Context, j Job) (id int64, err error) {
 	if j.Session == "" || j.Transcript == "" {
 		return 0, errors.New("queue: a job needs a session and a transcript")
 	}
-	tx, err := q.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, fmt.Errorf("queue: enqueue: %w", err)
-	}
-	defer tx.Rollback()
 	now := formatTime(q.Now())
-	err = tx.QueryRowContext(ctx, `UPDATE jobs SET transcript = ?, cwd = ?, event = ?, extractor = ?
+	err = q.write(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `UPDATE jobs SET transcript = ?, cwd = ?, event = ?, extractor = ?
 		WHERE id = (SELECT id FROM jobs WHERE session = ? AND state = 'pending' ORDER BY id LIMIT 1)
 		RETURNING id`, j.Transcript, j.Cwd, j.Event, j.Extractor, j.Session).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = tx.QueryRowContext(ctx, `INSERT INTO jobs (session, transcript, cwd, event, created, extractor)
+		if errors.Is(err, sql.ErrNoRows) {
+			err = tx.QueryRowContext(ctx, `INSERT INTO jobs (session, transcript, cwd, event, created, extractor)
 			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, j.Session, j.Transcript, j.Cwd, j.Event, now, j.Extractor).Scan(&id)
-	}
+		}
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("queue: enqueue: %w", err)
 	}
-	return id, tx.Commit()
+	return id, nil
 }
 
 const jobColumns = `id, session, transcript, cwd, event, created, state, attempts, lease_until,

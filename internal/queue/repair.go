@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/migration"
 	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
@@ -33,10 +32,16 @@ type Damage struct {
 	// of them were done cannot be told).
 	Transcripts []string `json:"transcripts"`
 	Exact       bool     `json:"exact"`
+	// Kept is how many jobs not done were copied into the new queue,
+	// which then lacks none of them (Exact, and no Transcripts).
+	Kept int `json:"kept,omitempty"`
 }
 
 // Fix says what the person runs to capture what the damaged queue held.
 func (d Damage) Fix() string {
+	if d.Exact && len(d.Transcripts) == 0 {
+		return fmt.Sprintf("nothing was lost: its %d jobs not done were copied into the new queue", d.Kept)
+	}
 	if len(d.Transcripts) == 0 {
 		return "nothing could be read from it: mnemo ingest --all processes every past session again"
 	}
@@ -50,9 +55,9 @@ var errDamaged = errors.New("the database is damaged")
 func damaged(err error) bool { return errors.Is(err, errDamaged) || sqlitefile.IsDamaged(err) }
 
 // openOrRepair opens the queue.db at path. A file that is not a
-// database, or is damaged, is set aside and a new one made, once, under
-// [sqlitefile.LockRepair]; what was lost is logged as a warning and kept
-// beside the set-aside file ([Damages]).
+// database, or is damaged, is replaced by a new one ([repair]), once,
+// under [sqlitefile.LockRepair]; what was lost is logged as a warning and
+// kept beside the set-aside file ([Damages]).
 //
 // Only a process holding the lock ever creates the file: every
 // connection opens it "mode=rw", which fails where there is none. A
@@ -65,9 +70,8 @@ func openOrRepair(ctx context.Context, path string, now func() time.Time, log *s
 		if err == nil || ctx.Err() != nil {
 			return db, err
 		}
-		// Damaged, gone, or another process is setting the file aside
-		// under us (its -wal and -shm moved: an I/O error): try again under
-		// the lock, where a repair has finished.
+		// Damaged, or another process is replacing the file under us: try
+		// again under the lock, where a repair has finished.
 	}
 	unlock, err := sqlitefile.LockRepair(ctx, path)
 	if err != nil {
@@ -76,7 +80,7 @@ func openOrRepair(ctx context.Context, path string, now func() time.Time, log *s
 	defer unlock()
 	// Again, under the lock: another process may have made or repaired it.
 	if err := empty(path); err != nil {
-		if err := setAside(path, err, now(), log); err != nil {
+		if err := repair(ctx, path, err, now(), log); err != nil {
 			return nil, err
 		}
 	}
@@ -85,10 +89,7 @@ func openOrRepair(ctx context.Context, path string, now func() time.Time, log *s
 	}
 	db, err := openDB(ctx, path)
 	if damaged(err) {
-		if err := setAside(path, err, now(), log); err != nil {
-			return nil, err
-		}
-		if err := create(ctx, path); err != nil {
+		if err := repair(ctx, path, err, now(), log); err != nil {
 			return nil, err
 		}
 		db, err = openDB(ctx, path)
@@ -105,22 +106,38 @@ func create(ctx context.Context, path string) error {
 		return nil
 	}
 	tmp := path + ".new"
+	if err := build(ctx, tmp, nil); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		sqlitefile.Remove(tmp)
+		return fmt.Errorf("create: %w", err)
+	}
+	return nil
+}
+
+// build makes a new queue.db at tmp with its schema and a generation of
+// its own ([newGeneration]), then runs fill, if any, on it. It keeps a
+// rollback journal, not a WAL: closed, the file is all there is; openDB
+// makes it a WAL database.
+func build(ctx context.Context, tmp string, fill func(*sql.DB) error) error {
 	if err := sqlitefile.Remove(tmp); err != nil {
 		return fmt.Errorf("create: %w", err)
 	}
-	// A rollback journal, not a WAL: closed, the file is all there is;
-	// openDB makes it a WAL database.
 	db, err := sql.Open("sqlite", sqlitefile.URI(tmp, "mode=rwc&_pragma=journal_mode(delete)"))
 	if err != nil {
 		return err
 	}
 	db.SetMaxOpenConns(1)
 	err = migration.Apply(ctx, db, migrations, "migration")
+	if err == nil {
+		_, err = db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", newGeneration()))
+	}
+	if err == nil && fill != nil {
+		err = fill(db)
+	}
 	if cerr := db.Close(); err == nil {
 		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
 	}
 	if err != nil {
 		sqlitefile.Remove(tmp)
@@ -162,25 +179,6 @@ func openDB(ctx context.Context, path string) (*sql.DB, error) {
 		return nil, err
 	}
 	return db, nil
-}
-
-// setAside moves the damaged queue.db aside, records what it held, and
-// logs what to do about it.
-func setAside(path string, problem error, now time.Time, log *slog.Logger) error {
-	d := Damage{At: now.UTC(), Problem: strings.Join(strings.Fields(problem.Error()), " ")}
-	d.Transcripts, d.Exact = salvage(path)
-	aside, err := sqlitefile.SetAside(path, now)
-	if err != nil {
-		return err
-	}
-	d.Aside = aside
-	data, _ := json.MarshalIndent(d, "", "  ")
-	if err := atomicfile.WriteFile(aside+".json", append(data, '\n'), 0o644); err != nil {
-		log.Error("queue: record what the damaged queue held", "err", err)
-	}
-	log.Warn("queue.db was damaged: set aside, and a new queue started; sessions it held may not be captured",
-		"aside", aside, "err", d.Problem, "fix", d.Fix())
-	return nil
 }
 
 // salvage reads the transcripts of the jobs not done from a damaged

@@ -67,11 +67,14 @@ func TestOpenDamaged(t *testing.T) {
 		damage func(string) error
 		exact  bool // the pending job's transcript alone is named
 		none   bool // nothing can be read
+		kept   bool // the pending job is copied into the new queue
 	}{
-		{"header garbage", overwrite(0, bytes.Repeat([]byte("garbage!"), 13)), false, false},
-		{"truncated to nothing", func(p string) error { return os.Truncate(p, 0) }, false, true},
-		{"truncated to one page", func(p string) error { return os.Truncate(p, 4096) }, false, true},
-		{"a page overwritten", overwrite(4096, bytes.Repeat([]byte{0xff}, 4096)), false, false},
+		{"header garbage", overwrite(0, bytes.Repeat([]byte("garbage!"), 13)), false, false, false},
+		{"truncated to nothing", func(p string) error { return os.Truncate(p, 0) }, false, true, false},
+		{"truncated to one page", func(p string) error { return os.Truncate(p, 4096) }, false, true, false},
+		{"a page overwritten", overwrite(4096, bytes.Repeat([]byte{0xff}, 4096)), false, false, false},
+		{"spend table overwritten", overwriteRoot("spend"), false, false, true},
+		{"sessions table overwritten", overwriteRoot("sessions"), false, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -100,6 +103,11 @@ func TestOpenDamaged(t *testing.T) {
 				t.Errorf("the damaged file is not kept: %v", err)
 			}
 			switch {
+			case tt.kept:
+				jobs, err := q.List(ctx, "pending")
+				if err != nil || len(jobs) != 2 || jobs[1].Session != "p" || d.Kept != 1 || len(d.Transcripts) != 0 {
+					t.Errorf("pending jobs = %+v, %v; Kept, Transcripts = %d, %q; want p copied over and the new one, Kept 1, none to ingest", jobs, err, d.Kept, d.Transcripts)
+				}
 			case tt.none && len(d.Transcripts) != 0:
 				t.Errorf("Transcripts = %q, want none", d.Transcripts)
 			case tt.exact && (!d.Exact || !slices.Equal(d.Transcripts, []string{pending})):

@@ -23,8 +23,11 @@ func (q *Queue) Spent(ctx context.Context, day string) (int, error) {
 
 // AddSpent adds tokens to day's spend.
 func (q *Queue) AddSpent(ctx context.Context, day string, tokens int) error {
-	_, err := q.db.ExecContext(ctx, `INSERT INTO spend (day, tokens) VALUES (?, ?)
+	err := q.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO spend (day, tokens) VALUES (?, ?)
 		ON CONFLICT (day) DO UPDATE SET tokens = tokens + excluded.tokens`, day, tokens)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("queue: add spent: %w", err)
 	}

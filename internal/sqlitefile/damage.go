@@ -82,13 +82,19 @@ func asideName(path string, now time.Time) string {
 // SetAsideFor is [SetAside] for a database that others have open, which
 // must never be missing from path: one that found it gone would make an
 // empty one and read it while its schema is being made. The damaged file
-// is linked to its aside name (its WAL and journal, which belong to it,
-// are not kept), and with, a new database made whole beside it, is put in
-// its place ([Replace]). It returns the aside name.
+// is linked to its aside name, with its WAL and journal, which belong to
+// it, and with, a new database made whole beside it, is put in its place
+// ([Replace]). It returns the aside name.
 func SetAsideFor(path, with string, now time.Time) (string, error) {
 	aside := asideName(path, now)
-	if err := os.Link(path, aside); err != nil {
-		return "", fmt.Errorf("set aside damaged %s: %w", path, err)
+	for _, suffix := range companions {
+		if suffix == "-shm" {
+			continue // the shared memory is of the connections, not of the file
+		}
+		err := os.Link(path+suffix, aside+suffix)
+		if err != nil && (suffix == "" || !errors.Is(err, os.ErrNotExist)) {
+			return "", fmt.Errorf("set aside damaged %s: %w", path, err)
+		}
 	}
 	if err := Replace(path, with); err != nil {
 		return "", fmt.Errorf("set aside damaged %s: %w", path, err)
