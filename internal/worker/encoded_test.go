@@ -1,7 +1,6 @@
 package worker
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -10,12 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/mnemo-dev/mnemo/internal/extract"
-	"github.com/mnemo-dev/mnemo/internal/fakeapi"
-	"github.com/mnemo-dev/mnemo/internal/queue"
-	"github.com/mnemo-dev/mnemo/internal/redact"
 )
 
 // encodedTranscriptSecrets are the secrets of testdata/encoded.jsonl,
@@ -62,38 +55,17 @@ func TestTranscriptEncodedSecretsNeverReachTheModel(t *testing.T) {
 	if err := os.WriteFile(tr, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := newProject(t)
-	ctx := context.Background()
-	model := fakeapi.New(t)
-	model.PushPlain(fakeapi.Reply{Text: "[]"})
-	x, err := extract.New(extract.Config{
-		Provider: extract.ProviderAnthropic, APIKey: "sk-ant-test", BaseURL: model.URL(),
-		MinUserTurns: 1, Backoff: time.Millisecond, Getenv: func(string) string { return "" },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl := p.pipeline(FromExtract(x))
-	pl.Redact = redact.New(redact.Options{}).String
-	p.q.Enqueue(ctx, queue.Job{Session: "enc1", Transcript: tr, Event: "session-end"})
-	w := &Worker{StateDir: p.state, Queue: p.q, Process: pl.Process, Log: pl.Log, Now: time.Now, Lease: time.Minute, Poll: 20 * time.Millisecond}
-	if err := w.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	reqs := model.PlainRequests()
-	if len(reqs) != 1 {
-		t.Fatalf("the worker sent %d requests, want 1", len(reqs))
-	}
+	req := extractionRequest(t, "enc1", tr)
 	for _, want := range []string{"registry.internal", "deploy job", "bot token", "smoke test", "[REDACTED:"} {
-		if !strings.Contains(reqs[0], want) {
-			t.Errorf("the request lacks %q: the digest was not sent:\n%s", want, digestOf(reqs[0]))
+		if !strings.Contains(req, want) {
+			t.Errorf("the request lacks %q: the digest was not sent:\n%s", want, digestOf(req))
 		}
 	}
 	for k, s := range secrets {
 		s = jsonString(s) // as the request writes it
 		for _, part := range []string{s, s[len(s)/2:]} {
-			if strings.Contains(reqs[0], part) {
-				t.Errorf("the request holds %s (or its second half %q):\n%s", k, part, digestOf(reqs[0]))
+			if strings.Contains(req, part) {
+				t.Errorf("the request holds %s (or its second half %q):\n%s", k, part, digestOf(req))
 			}
 		}
 	}

@@ -50,6 +50,26 @@ func secretTranscript(t *testing.T) string {
 // bare hex key beside the word key, a token split over two lines and a
 // root pw: none of them, nor any part of them, is in the request.
 func TestTranscriptSecretsNeverReachTheModel(t *testing.T) {
+	req := extractionRequest(t, "sec1", secretTranscript(t))
+	for _, want := range []string{"staging dashboard", "HMAC key", "release job", "[REDACTED:"} {
+		if !strings.Contains(req, want) {
+			t.Errorf("the request lacks %q: the digest was not sent:\n%s", want, digestOf(req))
+		}
+	}
+	for k, s := range transcriptSecrets {
+		for _, part := range []string{s, s[len(s)/2:]} {
+			if strings.Contains(req, part) {
+				t.Errorf("the request holds %s (or its tail %q):\n%s", k, part, digestOf(req))
+			}
+		}
+	}
+}
+
+// extractionRequest runs the worker with the Anthropic extractor, its
+// redaction on, on the transcript of session, and returns the one request
+// it sent the model.
+func extractionRequest(t *testing.T, session, transcript string) string {
+	t.Helper()
 	p := newProject(t)
 	ctx := context.Background()
 	model := fakeapi.New(t)
@@ -63,7 +83,7 @@ func TestTranscriptSecretsNeverReachTheModel(t *testing.T) {
 	}
 	pl := p.pipeline(FromExtract(x))
 	pl.Redact = redact.New(redact.Options{}).String
-	p.q.Enqueue(ctx, queue.Job{Session: "sec1", Transcript: secretTranscript(t), Event: "session-end"})
+	p.q.Enqueue(ctx, queue.Job{Session: session, Transcript: transcript, Event: "session-end"})
 	w := &Worker{StateDir: p.state, Queue: p.q, Process: pl.Process, Log: pl.Log, Now: time.Now, Lease: time.Minute, Poll: 20 * time.Millisecond}
 	if err := w.Run(ctx); err != nil {
 		t.Fatal(err)
@@ -72,18 +92,7 @@ func TestTranscriptSecretsNeverReachTheModel(t *testing.T) {
 	if len(reqs) != 1 {
 		t.Fatalf("the worker sent %d requests, want 1", len(reqs))
 	}
-	for _, want := range []string{"staging dashboard", "HMAC key", "release job", "[REDACTED:"} {
-		if !strings.Contains(reqs[0], want) {
-			t.Errorf("the request lacks %q: the digest was not sent:\n%s", want, digestOf(reqs[0]))
-		}
-	}
-	for k, s := range transcriptSecrets {
-		for _, part := range []string{s, s[len(s)/2:]} {
-			if strings.Contains(reqs[0], part) {
-				t.Errorf("the request holds %s (or its tail %q):\n%s", k, part, digestOf(reqs[0]))
-			}
-		}
-	}
+	return reqs[0]
 }
 
 // digestOf is the digest part of an extraction request, for messages.

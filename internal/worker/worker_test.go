@@ -271,17 +271,7 @@ func TestFactsPerJobBounded(t *testing.T) {
 		lines = append(lines, line("s1", fmt.Sprintf("remember: service hk%d listens on port %d", i, 9000+i), i))
 	}
 	appendLines(t, tr, lines...)
-	p.q.Enqueue(ctx, queue.Job{Session: "s1", Transcript: tr, Event: "session-end"})
-	var logged strings.Builder
-	w := p.worker(rememberer{}, time.Minute)
-	w.Process = func(ctx context.Context, j queue.Job) (queue.Result, error) {
-		pl := p.pipeline(rememberer{})
-		pl.Log = slog.New(slog.NewTextHandler(&logged, nil))
-		return pl.Process(ctx, j)
-	}
-	if err := w.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
+	logged := runLogged(t, p, tr)
 	jobs, _ := p.q.List(ctx, "done")
 	if len(jobs) != 1 || jobs[0].Facts != maxFactsPerJob {
 		t.Fatalf("jobs = %+v, want one done with %d facts", jobs, maxFactsPerJob)
@@ -292,8 +282,8 @@ func TestFactsPerJobBounded(t *testing.T) {
 	if n := len(entries) + len(drafts); n != maxFactsPerJob {
 		t.Errorf("%d memories and drafts written, want %d", n, maxFactsPerJob)
 	}
-	if want := fmt.Sprintf("kept=%d of=%d", maxFactsPerJob, maxFactsPerJob+30); !strings.Contains(logged.String(), want) {
-		t.Errorf("the log does not say %q:\n%s", want, logged.String())
+	if want := fmt.Sprintf("kept=%d of=%d", maxFactsPerJob, maxFactsPerJob+30); !strings.Contains(logged, want) {
+		t.Errorf("the log does not say %q:\n%s", want, logged)
 	}
 }
 
@@ -319,25 +309,34 @@ func TestOversizedLineLogged(t *testing.T) {
 			ctx := context.Background()
 			tr := filepath.Join(t.TempDir(), "s1.jsonl")
 			appendLines(t, tr, tt.lines...)
-			p.q.Enqueue(ctx, queue.Job{Session: "s1", Transcript: tr, Event: "session-end"})
-			var logged strings.Builder
-			w := p.worker(rememberer{}, time.Minute)
-			w.Process = func(ctx context.Context, j queue.Job) (queue.Result, error) {
-				pl := p.pipeline(rememberer{})
-				pl.Log = slog.New(slog.NewTextHandler(&logged, nil))
-				return pl.Process(ctx, j)
-			}
-			if err := w.Run(ctx); err != nil {
-				t.Fatal(err)
-			}
+			logged := runLogged(t, p, tr)
 			jobs, _ := p.q.List(ctx, "done")
 			if len(jobs) != 1 || jobs[0].Facts != 2 {
 				t.Errorf("jobs = %+v, want one done with 2 facts", jobs)
 			}
 			want := fmt.Sprintf("file=%s line=%d offset=%d bytes=%d", tr, tt.at, tt.off, len(huge)-1)
-			if !strings.Contains(logged.String(), want) {
-				t.Errorf("the log does not say %q:\n%s", want, logged.String())
+			if !strings.Contains(logged, want) {
+				t.Errorf("the log does not say %q:\n%s", want, logged)
 			}
 		})
 	}
+}
+
+// runLogged runs the worker on one job, session s1's transcript tr, with
+// the rememberer, and returns what the pipeline logged.
+func runLogged(t *testing.T, p *project, tr string) string {
+	t.Helper()
+	ctx := context.Background()
+	p.q.Enqueue(ctx, queue.Job{Session: "s1", Transcript: tr, Event: "session-end"})
+	var logged strings.Builder
+	w := p.worker(rememberer{}, time.Minute)
+	w.Process = func(ctx context.Context, j queue.Job) (queue.Result, error) {
+		pl := p.pipeline(rememberer{})
+		pl.Log = slog.New(slog.NewTextHandler(&logged, nil))
+		return pl.Process(ctx, j)
+	}
+	if err := w.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return logged.String()
 }
