@@ -22,6 +22,9 @@ func TestHeuristicLongSessionBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long sessions: skipped with -short")
 	}
+	if raceEnabled {
+		t.Skip("allocations under the race detector are not the program's (see raceEnabled)")
+	}
 	here, err := filepath.Abs(".")
 	if err != nil {
 		t.Fatal(err)
