@@ -126,3 +126,24 @@ func TestMemoryCreateRefusesEncodedName(t *testing.T) {
 	noSecrets(t, f.root, name)
 	noSecrets(t, f.home, name)
 }
+
+// TestMemoryToolErrorKeepsNoSecret checks that the memory tool's answer to
+// a path it refuses repeats no secret the path holds, nor the part of one
+// a suggested name would cut from it: the hex of a GitHub token is too
+// long for a name, and the answer once suggested its first 64 digits.
+func TestMemoryToolErrorKeepsNoSecret(t *testing.T) {
+	f := newFixture(t, nil)
+	name := hex.EncodeToString([]byte(fakeGHP))
+	for _, cmd := range []map[string]any{
+		{"command": "create", "path": "/memories/" + name + ".md", "file_text": "# Notes\nThe release job publishes.\n"},
+		{"command": "view", "path": "/memories/" + name + ".md"},
+		{"command": "str_replace", "path": "/memories/" + name + ".md", "old_str": "a", "new_str": "b"},
+	} {
+		got := textOf(f.call("memory", cmd))
+		for _, part := range []string{name, name[:48], name[len(name)-48:]} {
+			if strings.Contains(got, part) {
+				t.Errorf("memory %s answered %q: it holds %q, part of the token's hex", cmd["command"], got, part)
+			}
+		}
+	}
+}

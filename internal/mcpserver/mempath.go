@@ -92,8 +92,11 @@ func (mp memPath) name() (string, error) {
 	}
 	name, ok := strings.CutSuffix(mp.file, ".md")
 	if !ok || !memory.ValidName(name) {
-		return "", toolErrorf("%s is not a memory file: use /memories/<name>.md, the name in lowercase letters, digits and '-', such as /memories/%s.md",
-			mp.path, memory.Slug(strings.TrimSuffix(mp.file, ".md")))
+		const use = "%s is not a memory file: use /memories/<name>.md, the name in lowercase letters, digits and '-'"
+		if shown(name) != name { // a name cut from a secret would hold a part of it
+			return "", toolErrorf(use+", that says what the memory is about", mp.path)
+		}
+		return "", toolErrorf(use+", such as /memories/%s.md", mp.path, memory.Slug(name))
 	}
 	return name, nil
 }

@@ -85,10 +85,12 @@ func decode[In any](resolved *jsonschema.Resolved, raw json.RawMessage) (In, err
 // text; a write refused for a secret says so in the words of [refusal].
 // The text is at most [maxErrorText]: an error quoting an argument (a
 // name, a cursor, a value the schema refuses) never hands a megabyte of
-// it back into the agent's context.
+// it back into the agent's context; and it is redacted, so that no error
+// repeats a secret an argument held (the session's transcript keeps the
+// answer).
 func failed(err error) *mcp.CallToolResult {
 	var res mcp.CallToolResult
-	res.SetError(errors.New(clip(refusal(err).Error(), maxErrorText)))
+	res.SetError(errors.New(clip(shown(refusal(err).Error()), maxErrorText)))
 	return &res
 }
 

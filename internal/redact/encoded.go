@@ -63,11 +63,36 @@ func (r *Redactor) findEncoded(fs []span, s string, depth int) []span {
 		}
 		if !ru.text(s) {
 			flush()
+			fs = r.findHexWords(fs, s, ru, depth)
 			continue
 		}
 		group = append(group, ru)
 	}
 	flush()
+	return fs
+}
+
+// findHexWords judges the hex words of a run that does not decode as a
+// whole: a path or a name in base64's alphabet ("/memories/<hex>.md",
+// "key_<hex>") can hold the hex of a secret between its '/', '+', '-' or
+// '_'. A word of at least [minHex] digits there is read as hex alone.
+func (r *Redactor) findHexWords(fs []span, s string, ru run, depth int) []span {
+	for i := ru.start; i < ru.end; {
+		if !isHexDigit(s[i]) || i > ru.start && isAlnum(s[i-1]) {
+			i++
+			continue
+		}
+		j := i
+		for j < ru.end && isHexDigit(s[j]) {
+			j++
+		}
+		word := j == ru.end || !isAlnum(s[j])
+		whole := i == ru.start && j == ru.end // judged already, as the run
+		if j-i >= minHex && word && !whole {
+			fs = r.judgeRuns(fs, s, []run{{i, j}}, depth)
+		}
+		i = j + 1
+	}
 	return fs
 }
 

@@ -46,6 +46,8 @@ func TestStringEncodedPositives(t *testing.T) {
 		{"base64 wrapped and indented", "key: |\n  " + strings.ReplaceAll(wrap(b64([]byte(env)), 64), "\n", "\n  ") + "\nnext: 1",
 			"key: |\n  [REDACTED:github-token]\nnext: 1"},
 		{"hex", "dump " + hex.EncodeToString([]byte(fakeGHP)), "dump [REDACTED:github-token]"},
+		{"hex in a path", "/memories/" + hex.EncodeToString([]byte(fakeGHP)) + ".md", "/memories/[REDACTED:github-token].md"},
+		{"hex after a name", "key_" + hex.EncodeToString([]byte(fakeAWSID)) + " set", "key_[REDACTED:aws-access-key] set"},
 		{"hex upper with 0x", "0x" + strings.ToUpper(hex.EncodeToString([]byte(fakeAWSID))), "[REDACTED:aws-access-key]"},
 		{"percent in a token", strings.ReplaceAll(fakeGHP, "_", "%5F"), "[REDACTED:github-token]"},
 		{"percent every byte", "token=" + escapeAll(fakeGHP, "%%%02X") + "&x=1", "token=[REDACTED:github-token]&x=1"},
@@ -85,6 +87,8 @@ func TestStringEncodedNegatives(t *testing.T) {
 	}{
 		{"git commit", "commit 4f2e9c1d0b7a8e6f5d4c3b2a1908f7e6d5c4b3a2 (HEAD -> main)", true},
 		{"sha256 anchor", "anchors:\n  files:\n    - path: src/deploy.sh\n      sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n", true},
+		{"git object path", ".git/objects/4f/2e9c1d0b7a8e6f5d4c3b2a1908f7e6d5c4b3a2 and refs/heads/main", true},
+		{"hash in a path", "cache/sha256/e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855/data", true},
 		{"sha512 in hex", "sha512sum: cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e", true},
 		{"uuid", "session fe5e1c67-53e7-4862-81ae-d0e013e3270b started", true},
 		{"hex of ordinary text", "hex " + hex.EncodeToString([]byte("hello world, this is fine")), true},
