@@ -45,16 +45,10 @@ func BenchmarkRecallRoundTripMeaning(b *testing.B) {
 	ctx := context.Background()
 	files := synthVault(10_000)
 	f := newFixture(b, files, "MNEMO_MCPSERVER_TEST_IDLE=1s", semanticEnv+"=1")
-	db, err := index.Open(ctx, filepath.Join(f.state, index.FileName), nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Sync(ctx, index.Source{Name: "project", Dir: filepath.Join(f.root, ".memory")}); err != nil {
-		b.Fatal(err)
-	}
+	db := f.syncedIndex(ctx)
 	var m index.Embedder = standIn{}
 	if os.Getenv("MNEMO_BENCH_STANDIN_VECTORS") == "" {
+		var err error
 		if m, err = embed.Load(); err != nil {
 			b.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package mcpserver_test
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,14 +16,7 @@ import (
 func TestRecallByMeaningRepeated(t *testing.T) {
 	f := newFixture(t, recallVault, semanticEnv+"=1")
 	ctx := context.Background()
-	db, err := index.Open(ctx, filepath.Join(f.state, index.FileName), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Sync(ctx, index.Source{Name: "project", Dir: f.path(".memory")}); err != nil {
-		t.Fatal(err)
-	}
+	db := f.syncedIndex(ctx)
 	m, err := embed.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -75,14 +67,7 @@ func meaningParts(o recallOut) []string {
 func TestRecallByMeaningAfterAnotherProcess(t *testing.T) {
 	f := newFixture(t, recallVault, semanticEnv+"=1")
 	ctx := context.Background()
-	db, err := index.Open(ctx, filepath.Join(f.state, index.FileName), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Sync(ctx, index.Source{Name: "project", Dir: f.path(".memory")}); err != nil {
-		t.Fatal(err)
-	}
+	db := f.syncedIndex(ctx)
 	const query = "which package manager for the frontend"
 	var want []string
 	steps := []struct {

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mnemo-dev/mnemo/internal/embed"
+	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/mcpserver"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/project"
@@ -116,6 +117,22 @@ type fixture struct {
 	cmd     *exec.Cmd
 	session *mcp.ClientSession
 	outputs map[string]*jsonschema.Resolved // each tool's output schema, for checking answers
+}
+
+// syncedIndex opens the project's index.db beside the server's and
+// syncs the project vault into it, for a test to give it vectors; it is
+// closed with the test.
+func (f *fixture) syncedIndex(ctx context.Context) *index.DB {
+	f.t.Helper()
+	db, err := index.Open(ctx, filepath.Join(f.state, index.FileName), nil)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.t.Cleanup(func() { db.Close() })
+	if _, err := db.Sync(ctx, index.Source{Name: "project", Dir: filepath.Join(f.root, ".memory")}); err != nil {
+		f.t.Fatal(err)
+	}
+	return db
 }
 
 // newFixture writes files (relative to the project; .memory/x.md for
