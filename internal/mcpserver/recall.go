@@ -12,6 +12,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/plural"
 	"github.com/mnemo-dev/mnemo/internal/recall"
 	"github.com/mnemo-dev/mnemo/internal/staleness"
 )
@@ -259,14 +260,10 @@ const maxQueryEcho = 200
 func recallText(query string, out recallOutput) string {
 	var b strings.Builder
 	if len(out.Memories) == 0 {
-		fmt.Fprintf(&b, "No memory matches %q.\n", clip(query, maxQueryEcho))
+		fmt.Fprintf(&b, "No memory matches %q.\n", clip(shown(query), maxQueryEcho)) // redacted whole, then cut
 		return b.String()
 	}
-	plural := "memories"
-	if len(out.Memories) == 1 {
-		plural = "memory"
-	}
-	fmt.Fprintf(&b, "%d %s. %s\n", len(out.Memories), plural, staleNote)
+	fmt.Fprintf(&b, "%s. %s\n", plural.N(len(out.Memories), "memory", "memories"), staleNote)
 	for _, m := range out.Memories {
 		fmt.Fprintf(&b, "\n## %s (%s %s, written %s, confidence %g)\n", m.Name, m.Vault, m.Type, m.Written, m.Confidence)
 		if m.Review != "" {

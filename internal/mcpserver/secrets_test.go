@@ -148,3 +148,22 @@ func TestForgetRecordsNoSecret(t *testing.T) {
 		noSecrets(t, dir, sentSecrets...)
 	}
 }
+
+// TestRecallEchoKeepsNoSecret checks that a recall finding nothing repeats
+// no secret its query held: the answer's echo of the query is redacted, as
+// a failed call's text is.
+func TestRecallEchoKeepsNoSecret(t *testing.T) {
+	f := newFixture(t, nil)
+	for _, q := range []string{"where does " + fakeGHP + " go", fakeAWS, "the admin password is " + fakePassword} {
+		res := f.call("recall", map[string]any{"query": q})
+		got := textOf(res)
+		if !strings.Contains(got, "No memory matches") {
+			t.Fatalf("recall(%q) = %q, want no match", q, got)
+		}
+		for _, s := range []string{fakeGHP, fakeAWS, fakePassword} {
+			if strings.Contains(got, s) {
+				t.Errorf("recall(%q) answered %q: it repeats the secret", q, got)
+			}
+		}
+	}
+}
