@@ -109,7 +109,7 @@ func fastFields(h Header, values map[string]string, lines map[string]int) (Heade
 		return h, nil, false, "", false // a scalar where a mapping belongs: YAML explains
 	}
 	typeInMetadata := false
-	if _, ok := lines["type"]; !ok {
+	if values["type"] == "" { // no top-level type, or an empty one: the YAML decoder reads metadata's then
 		if t, ok := values["metadata.type"]; ok {
 			h.Type, typeInMetadata = Type(t), true
 		}

@@ -21,6 +21,7 @@ func TestFastDecodeAgrees(t *testing.T) {
 		{"full", fullHeader(), true},
 		{"claude", "name: x\ndescription: d\ntype: user\n", true},
 		{"metadata", "name: x\ndescription: d\nmetadata:\n  type: feedback\n  origin: cc\nmodified: 2026-10-01\n", true},
+		{"empty type, metadata's read", "name: x\ntype:\nmetadata:\n  type: feedback\n", true},
 		{"quoted", "name: x\ndescription: 'How to: it''s here'\nwhy: \"plain # not a comment\"\n", true},
 		{"block tags", "tags:\n  - a\n  - 'b c'\n", true},
 		{"empty values", "why:\nsource: ~\ntags: []\n", true},
