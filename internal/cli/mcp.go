@@ -76,7 +76,9 @@ func runMCP(ctx context.Context, f *Factory) error {
 		Semantic: semantic,
 		Compare:  f.compare(),
 	})
-	return srv.Run(ctx, mcpserver.Stdio(f.IO.In, f.IO.Out))
+	in, restore := mcpserver.Pollable(f.IO.In)
+	defer restore()
+	return srv.Run(ctx, mcpserver.Stdio(in, f.IO.Out))
 }
 
 // buildVersion is the module version mnemo was built as, for the handshake.

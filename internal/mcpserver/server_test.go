@@ -103,7 +103,9 @@ func serve() error {
 		IdleRelease: idle, Log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		Session: os.Getenv("CLAUDE_CODE_SESSION_ID"), Semantic: semantic,
 	})
-	return s.Run(ctx, mcpserver.Stdio(os.Stdin, os.Stdout))
+	in, restore := mcpserver.Pollable(os.Stdin)
+	defer restore()
+	return s.Run(ctx, mcpserver.Stdio(in, os.Stdout))
 }
 
 // A fixture is a git project with a vault, a home folder, and a client

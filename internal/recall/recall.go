@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/index"
@@ -77,16 +78,11 @@ func (e *Engine) Recall(ctx context.Context, q Query) ([]Result, error) {
 	terms := Terms(q.Text)
 	f := index.Filter{Types: q.Types}
 	cands := make(map[int64]*candidate)
-	near := e.startNear(ctx, q, f, max(e.cfg.Candidates, 2*limit))
-	defer near() // nothing is left running when Recall returns
-	dropped, err := e.gather(ctx, q, terms, f, limit, cands)
+	dropped, nb, err := e.search(ctx, q, terms, f, limit, cands)
 	if err != nil {
-		return nil, err // an index error, which names its package
+		return nil, err
 	}
-	if err := e.expandLinks(ctx, cands, f); err != nil {
-		return nil, err // an index error, which names its package
-	}
-	if err := e.meaning(ctx, near, f, cands); err != nil {
+	if err := e.meaning(ctx, nb, f, cands); err != nil {
 		return nil, err
 	}
 	if err := e.load(ctx, cands); err != nil {
@@ -127,6 +123,65 @@ func sortResults(results []Result) {
 	})
 }
 
+// search finds the candidates: those the words, substrings, files and
+// links find, into cands, and those nearest the query's meaning (see
+// [Engine.near]). It returns the query words dropped as too common.
+//
+// With a query to embed, the meaning's search runs on the caller's
+// goroutine and the words' is offered to another, so that a recall on
+// two cores takes the longer of the two, not their sum. The meaning's is
+// the longer (the model, then a scan of every vector: 1.8 against 1.0 ms
+// in the MCP server at 10,000 memories), and a new goroutine can wait
+// long for a core: on this project's 2-core machine 0.1 ms at best, and
+// 3 ms at the median once the other core has been idle for 4 ms. So the
+// words go to whoever starts them first: when no other core has by the
+// time the meaning is found, the caller searches them itself, and a
+// recall is never slower than the two in turn. Which one ran them
+// changes nothing in what search returns.
+func (e *Engine) search(ctx context.Context, q Query, terms []string, f index.Filter, limit int, cands map[int64]*candidate) ([]string, nearby, error) {
+	n := max(e.cfg.Candidates, 2*limit)
+	text, vs, err := e.embeddable(ctx, q)
+	if err != nil {
+		return nil, nearby{}, err
+	}
+	words := func() ([]string, error) {
+		dropped, err := e.gather(ctx, q, terms, f, n, cands)
+		if err != nil {
+			return nil, err // an index error, which names its package
+		}
+		return dropped, e.expandLinks(ctx, cands, f) // an index error, which names its package
+	}
+	if text == "" || e.serial {
+		dropped, err := words()
+		if err != nil || text == "" {
+			return dropped, nearby{}, err
+		}
+		nb, err := e.near(ctx, text, vs, f, n)
+		return dropped, nb, err
+	}
+	var dropped []string
+	var werr error
+	var taken atomic.Bool // by the goroutine that searches the words
+	done := make(chan struct{})
+	go func() {
+		// Started too late, it does nothing: the caller has them.
+		if taken.CompareAndSwap(false, true) {
+			dropped, werr = words()
+			close(done)
+		}
+	}()
+	nb, err := e.near(ctx, text, vs, f, n)
+	if taken.CompareAndSwap(false, true) { // no core has picked it up yet
+		dropped, werr = words()
+	} else {
+		<-done
+	}
+	if werr != nil {
+		return nil, nearby{}, werr
+	}
+	return dropped, nb, err
+}
+
 // fill loads the whole documents of the results, which were ranked on
 // their heads, and says which terms each matched.
 func (e *Engine) fill(ctx context.Context, results []Result, terms, dropped []string) error {
@@ -154,10 +209,9 @@ func (e *Engine) fill(ctx context.Context, results []Result, terms, dropped []st
 	return nil
 }
 
-// gather runs each search and fuses its ranked list into cands. It
-// returns the query words dropped as too common.
-func (e *Engine) gather(ctx context.Context, q Query, terms []string, f index.Filter, limit int, cands map[int64]*candidate) ([]string, error) {
-	n := max(e.cfg.Candidates, 2*limit)
+// gather runs each search for n memories and fuses its ranked list into
+// cands. It returns the query words dropped as too common.
+func (e *Engine) gather(ctx context.Context, q Query, terms []string, f index.Filter, n int, cands map[int64]*candidate) ([]string, error) {
 	words, err := e.db.Search(ctx, index.WordQuery{Terms: terms, Weights: e.cfg.Weights, Filter: f,
 		Limit: n, CommonDocs: e.cfg.CommonDocs, CommonShare: e.cfg.CommonShare})
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 )
@@ -21,16 +20,14 @@ type QueryEmbedder interface {
 
 // meaning adds recall by meaning (see [Config.Semantic]) when the engine
 // has an embedder, the index has vectors, and the query has words the
-// model can read: the memories nearest the query join the candidates,
-// and every candidate gains its nearness (see [Config.SemanticWeight]).
-// It takes the query's vector, its mean similarity and the nearest
-// memories from near (see [Engine.startNear]).
-func (e *Engine) meaning(ctx context.Context, near func() (nearby, error), f index.Filter, cands map[int64]*candidate) error {
-	nb, err := near()
-	if err != nil || nb.vec == nil {
-		return err
+// model can read: the memories nearest the query, in nb (see
+// [Engine.near]), join the candidates, and every candidate gains its
+// nearness (see [Config.SemanticWeight]).
+func (e *Engine) meaning(ctx context.Context, nb nearby, f index.Filter, cands map[int64]*candidate) error {
+	if nb.vec == nil {
+		return nil
 	}
-	vec, mean, hits := nb.vec, nb.mean, slices.Clone(nb.hits) // near may be asked again
+	vec, mean, hits := nb.vec, nb.mean, nb.hits
 	// Only a memory near enough joins on its meaning alone.
 	hits = slices.DeleteFunc(hits, func(h index.Hit) bool {
 		return cands[h.ID] == nil && h.Score < e.cfg.SemanticFloor
@@ -129,43 +126,15 @@ type nearby struct {
 	vectors *index.Vectors
 }
 
-// startNear starts embedding q (see [Engine.queryVector]), then measuring
-// its mean similarity and scanning for the n memories nearest it under f,
-// while the caller searches the words: the model's and the scan's work
-// and the index's overlap, so that a recall takes the longer of the two,
-// not their sum (the MCP server at 10,000 memories, three rounds
-// interleaved: p50 3.62-3.77 ms with the scan beside the words, 3.74-4.10
-// with it after them). It returns a function that
-// waits for them, which may be called more than once and must be called
-// before the caller returns (a defer does it): the work is the caller's
-// goroutine to wait for. What it returns does not depend on when it is
-// computed.
-func (e *Engine) startNear(ctx context.Context, q Query, f index.Filter, n int) func() (nearby, error) {
-	text, vs, err := e.embeddable(ctx, q)
-	if err != nil || text == "" {
-		return func() (nearby, error) { return nearby{}, err }
+// near embeds text, a query's [MeaningText], and finds the n memories
+// nearest it under f among vs, and its mean similarity to them.
+func (e *Engine) near(ctx context.Context, text string, vs *index.Vectors, f index.Filter, n int) (nearby, error) {
+	vec, err := e.embed(ctx, text)
+	if err != nil || vec == nil {
+		return nearby{}, err
 	}
-	find := func() (nearby, error) {
-		vec, err := e.embed(ctx, text)
-		if err != nil || vec == nil {
-			return nearby{}, err
-		}
-		hits, err := vs.Nearest(ctx, index.NearQuery{Vector: vec, Filter: f, Limit: n})
-		return nearby{vec, meanSimilarity(vs, vec), hits, vs}, err
-	}
-	if e.serial {
-		return sync.OnceValues(find)
-	}
-	var nb nearby
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		nb, err = find()
-	}()
-	return func() (nearby, error) {
-		<-done
-		return nb, err
-	}
+	hits, err := vs.Nearest(ctx, index.NearQuery{Vector: vec, Filter: f, Limit: n})
+	return nearby{vec, meanSimilarity(vs, vec), hits, vs}, err
 }
 
 // Rerank adds recall by meaning to results that [Engine.Recall] returned
