@@ -68,6 +68,12 @@ func panel4zh2(k int, x *float32, ldx int, p *uint16, ldp int, y *float32, ldy i
 //go:noescape
 func panel2zh4(k int, x *float32, ldx int, p *uint16, ldp int, y *float32, ldy int)
 
+// panel1zh4 is panel1h for four panels side by side, ldp values apart,
+// with AVX-512: the same bits.
+//
+//go:noescape
+func panel1zh4(k int, x *float32, p *uint16, ldp int, y *float32)
+
 // halves stores n float32 values of src, n a multiple of 8, rounded to
 // float16 (nearest, ties to even) in dst, with VCVTPS2PH (F16C).
 //

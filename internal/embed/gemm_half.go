@@ -96,9 +96,9 @@ func (kn kernel) toHalves(dst []uint16, src []float32) {
 // mulAddHalf is [kernel.mulAdd] for w in panels (see [layPanels]) of
 // float16 values, with panel8zh, panel4h, panel2h and panel1h: the rows
 // left after blocks of 4 (or 8) go 2 and 1 at a time. With AVX-512, the
-// panels go 4 at a time where there are 4, so that the 4 and 2 rows left
-// after blocks of 8 take two and four panels at once (panel4zh2,
-// panel2zh4) and keep the FMAs busy: a row is summed in the same order
+// panels go 4 at a time where there are 4, so that the 4, 2 and 1 rows
+// left after blocks of 8 take two, four and four panels at once
+// (panel4zh2, panel2zh4, panel1zh4) and keep the FMAs busy: a row is summed in the same order
 // either way, so the bits do not change (TestKernelHalfSameBits).
 func (kn kernel) mulAddHalf(x []float32, n, k int, w []uint16, m int, y []float32, ldy int) {
 	if n == 0 || k == 0 || m == 0 {
@@ -161,9 +161,7 @@ func (kn kernel) fourPanelsHalf(x []float32, n, k int, p []uint16, y []float32, 
 		i += 2
 	}
 	if i < n {
-		for j := range 4 {
-			panel1h(k, &x[i*k], &p[j*ldp], &y[i*ldy+j*panelCols])
-		}
+		panel1zh4(k, &x[i*k], &p[0], ldp, &y[i*ldy])
 	}
 }
 

@@ -487,3 +487,123 @@ sum2zh4:
 	VMOVUPS Z7, 192(DX)(R10*1)
 	VZEROUPPER
 	RET
+
+// func panel1zh4(k int, x *float32, p *uint16, ldp int, y *float32)
+// is panel1h for four panels side by side (ldp values apart), in zmm.
+// As panel1h, the panels' rows go 4 at a time into 4 sums each, panel j's
+// in Z(4j) to Z(4j+3), the rows left over into the first; the four are
+// summed as panel1h sums its pairs of ymm: the same bits as panel1h.
+// It widens each row of a panel once for 16 columns, where panel1h
+// widens it twice, 8 at a time, and keeps 16 sums going, not 8.
+TEXT ·panel1zh4(SB), NOSPLIT, $0-40
+	MOVQ k+0(FP), CX
+	MOVQ x+8(FP), SI
+	MOVQ p+16(FP), DI
+	MOVQ ldp+24(FP), R9
+	MOVQ y+32(FP), DX
+	SHLQ $1, R9
+	LEAQ (R9)(R9*2), R11 // 3 panels on
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	CMPQ CX, $4
+	JLT  tail1zh4
+
+loop1zh4:
+	VBROADCASTSS (SI), Z16
+	VBROADCASTSS 4(SI), Z17
+	VBROADCASTSS 8(SI), Z18
+	VBROADCASTSS 12(SI), Z19
+	VCVTPH2PS    (DI), Z20
+	VCVTPH2PS    (DI)(R9*1), Z21
+	VCVTPH2PS    (DI)(R9*2), Z22
+	VCVTPH2PS    (DI)(R11*1), Z23
+	VFMADD231PS  Z20, Z16, Z0
+	VFMADD231PS  Z21, Z16, Z4
+	VFMADD231PS  Z22, Z16, Z8
+	VFMADD231PS  Z23, Z16, Z12
+	VCVTPH2PS    32(DI), Z24
+	VCVTPH2PS    32(DI)(R9*1), Z25
+	VCVTPH2PS    32(DI)(R9*2), Z26
+	VCVTPH2PS    32(DI)(R11*1), Z27
+	VFMADD231PS  Z24, Z17, Z1
+	VFMADD231PS  Z25, Z17, Z5
+	VFMADD231PS  Z26, Z17, Z9
+	VFMADD231PS  Z27, Z17, Z13
+	VCVTPH2PS    64(DI), Z20
+	VCVTPH2PS    64(DI)(R9*1), Z21
+	VCVTPH2PS    64(DI)(R9*2), Z22
+	VCVTPH2PS    64(DI)(R11*1), Z23
+	VFMADD231PS  Z20, Z18, Z2
+	VFMADD231PS  Z21, Z18, Z6
+	VFMADD231PS  Z22, Z18, Z10
+	VFMADD231PS  Z23, Z18, Z14
+	VCVTPH2PS    96(DI), Z24
+	VCVTPH2PS    96(DI)(R9*1), Z25
+	VCVTPH2PS    96(DI)(R9*2), Z26
+	VCVTPH2PS    96(DI)(R11*1), Z27
+	VFMADD231PS  Z24, Z19, Z3
+	VFMADD231PS  Z25, Z19, Z7
+	VFMADD231PS  Z26, Z19, Z11
+	VFMADD231PS  Z27, Z19, Z15
+	ADDQ         $16, SI
+	ADDQ         $128, DI
+	SUBQ         $4, CX
+	CMPQ         CX, $4
+	JGE          loop1zh4
+
+tail1zh4:
+	TESTQ CX, CX
+	JZ    sum1zh4
+
+step1zh4:
+	VBROADCASTSS (SI), Z16
+	VCVTPH2PS    (DI), Z20
+	VCVTPH2PS    (DI)(R9*1), Z21
+	VCVTPH2PS    (DI)(R9*2), Z22
+	VCVTPH2PS    (DI)(R11*1), Z23
+	VFMADD231PS  Z20, Z16, Z0
+	VFMADD231PS  Z21, Z16, Z4
+	VFMADD231PS  Z22, Z16, Z8
+	VFMADD231PS  Z23, Z16, Z12
+	ADDQ         $4, SI
+	ADDQ         $32, DI
+	DECQ         CX
+	JNZ          step1zh4
+
+sum1zh4:
+	VADDPS  Z1, Z0, Z0
+	VADDPS  Z3, Z2, Z2
+	VADDPS  Z5, Z4, Z4
+	VADDPS  Z7, Z6, Z6
+	VADDPS  Z9, Z8, Z8
+	VADDPS  Z11, Z10, Z10
+	VADDPS  Z13, Z12, Z12
+	VADDPS  Z15, Z14, Z14
+	VADDPS  Z2, Z0, Z0
+	VADDPS  Z6, Z4, Z4
+	VADDPS  Z10, Z8, Z8
+	VADDPS  Z14, Z12, Z12
+	VADDPS  (DX), Z0, Z0
+	VMOVUPS Z0, (DX)
+	VADDPS  64(DX), Z4, Z4
+	VMOVUPS Z4, 64(DX)
+	VADDPS  128(DX), Z8, Z8
+	VMOVUPS Z8, 128(DX)
+	VADDPS  192(DX), Z12, Z12
+	VMOVUPS Z12, 192(DX)
+	VZEROUPPER
+	RET

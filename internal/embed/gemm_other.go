@@ -89,6 +89,15 @@ func panel2zh4(k int, x *float32, ldx int, p *uint16, ldp int, y *float32, ldy i
 	}
 }
 
+// panel1zh4 is gemm_amd64.s's kernel of 1 row by four panels in Go (see
+// [panel4]).
+func panel1zh4(k int, x *float32, p *uint16, ldp int, y *float32) {
+	ps, ys := unsafe.Slice(p, 3*ldp+k*panelCols), unsafe.Slice(y, 4*panelCols)
+	for j := range 4 {
+		panel1h(k, x, &ps[j*ldp], &ys[j*panelCols])
+	}
+}
+
 // panel1h is gemm_amd64.s's one-row float16 kernel in Go (see [panel4]).
 func panel1h(k int, x *float32, p *uint16, y *float32) {
 	if k == 0 {
