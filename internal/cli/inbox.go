@@ -74,9 +74,11 @@ MEMORY.md or a commit.
 
 Under each draft: why it is one (inferred from a session, written by an
 agent without the user's words, from tool output, below the auto-approve
-confidence, a contradiction, a proposed change) and the existing memory
-closest to it (the one it is about, else the first recall finds). --json
-adds the excerpt of the session it was taken from.
+confidence, a contradiction, a proposed change, or a teammate's rejection
+of a draft like it, made before the user said it: who, when, what it said
+and why) and the existing memory closest to it (the one it is about, else
+the first recall finds). --json adds the excerpt of the session it was
+taken from, and the teammate's rejection ("rejection").
 
 Then the memory files written into a vault outside mnemo (by Claude Code's
 own auto memory, or by hand: files whose header names no source, or a source
@@ -331,9 +333,13 @@ func newRejectCmd(f *Factory) *cobra.Command {
 		Use:   "reject NAME...",
 		Short: "Drop drafts from the inbox, and do not propose them again",
 		Long: `Delete drafts from the inbox. Each rejected fact is remembered in the
-project vault's rejected.jsonl (with the reason, if given), one line each,
-committed with the memories, so that a candidate like it is proposed again
-to no one on the team. The drafts themselves stay on this machine.`,
+project vault's rejected.jsonl (with the reason, if given, and who rejected
+it, as git's user.name says), one line each, committed with the memories,
+and in the state folder as yours. A fact like it is not proposed again to
+you. To a teammate your rejection is evidence, not a veto: what they did not
+state, or stated before you rejected it, is dropped; what they state after
+it waits in their inbox, with your rejection as the reason. The drafts
+themselves stay on this machine.`,
 		Example: `  mnemo reject api-rate-limit --reason "read from a stale doc page"`,
 		Args:    minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
