@@ -179,12 +179,23 @@ func (c *Consolidator) Add(ctx context.Context, f Fact) (Outcome, error) {
 		return Outcome{}, err
 	}
 	o, err := c.apply(ctx, d)
-	o.Rejection = d.rejected
+	o.Rejection = d.rejection()
 	if err == nil && o.Where == "inbox" && (o.Action == Drafted || o.Action == Contradiction || o.Action == Proposed) {
 		o.Reasons = c.reasons(f, d)
 		err = c.recordDraft(f, d, o)
 	}
 	return o, err
+}
+
+// rejection is the rejection that an outcome of d names: the one that
+// dropped the fact, or the teammate's that made it a draft; nil when the
+// fact is said again by a memory (a [Duplicate]: nothing was lost, and
+// nothing waits).
+func (d decision) rejection() *Rejection {
+	if d.action == Duplicate {
+		return nil
+	}
+	return d.rejected
 }
 
 // apply carries out a decision.

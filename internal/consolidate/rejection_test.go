@@ -147,3 +147,22 @@ func TestRejectRecordsOwn(t *testing.T) {
 		t.Errorf("Add(%q) after rejecting it = %+v, want rejected, by its own rejection", f.Description, o)
 	}
 }
+
+// TestTeamRejectionOfAMemory: what a memory says already is a duplicate,
+// whatever a teammate rejected: nothing waits, and the outcome names no
+// rejection.
+func TestTeamRejectionOfAMemory(t *testing.T) {
+	e := setup(t)
+	e.c.Inbox.ShareRejections(e.c.Project.Dir)
+	f := Fact{Description: "We deploy with make deploy now", Body: "We deploy with make deploy now.",
+		Confidence: 0.9, Stated: true, Source: "session:s1", At: t0}
+	if o := e.add(t, f); o.Action != Added {
+		t.Fatalf("Add(%q) = %+v, want added", f.Description, o)
+	}
+	appendRejection(t, filepath.Join(e.c.Project.Dir, TeamRejections),
+		Rejection{Name: "we-deploy-with-make-deploy", Description: f.Description, Body: f.Body, By: "alice", At: t0.Add(-time.Hour)})
+	f.At = t0.Add(time.Hour)
+	if o := e.add(t, f); o.Action != Duplicate || o.Rejection != nil {
+		t.Errorf("Add(%q) again after a teammate's rejection = %+v, want a duplicate naming no rejection", f.Description, o)
+	}
+}
