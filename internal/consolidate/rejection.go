@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -96,7 +97,7 @@ func vetoes(r Rejection, f Fact, said time.Time) bool {
 // the body left out.
 func (r Rejection) shown() *Rejection {
 	s := &Rejection{Description: clipLine(redact.String(r.Description)), Reason: clipLine(redact.String(r.Reason)),
-		By: clipLine(redact.String(r.By)), At: r.At.UTC(), Own: r.Own}
+		By: printable(clipLine(redact.String(r.By))), At: r.At.UTC(), Own: r.Own}
 	if memory.ValidName(r.Name) {
 		s.Name = r.Name
 	}
@@ -125,6 +126,18 @@ func (r Rejection) String() string {
 	}
 	b.WriteString(")")
 	return b.String()
+}
+
+// printable is s without the characters a terminal does not print as
+// themselves (a direction override could make a name read as another):
+// [Rejection.String] quotes the other fields, not the name.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if !unicode.IsPrint(r) {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // clipLine is s as one clean line ([memory.CleanLine]) of at most

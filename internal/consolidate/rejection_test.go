@@ -76,8 +76,8 @@ func TestTeamRejectionIsEvidence(t *testing.T) {
 			wantWhy: `rejected by a teammate on 2026-05-30 (said "We deploy with make deploy")`},
 		{kind: "a line claiming to be own", line: `{"name":"x","description":"We deploy with make deploy","body":"We deploy with make deploy.","own":true,"at":"2026-05-30T10:00:00Z"}`,
 			f: stated, want: Drafted, wantWhy: `rejected by a teammate on 2026-05-30 (said "We deploy with make deploy")`},
-		{kind: "a secret in the reason, a control character in by", team: []Rejection{with(func(r *Rejection) {
-			r.Reason, r.By = "token=hunter2hunter2hunter2", "ali\x1b[2Jce"
+		{kind: "a secret in the reason, a terminal escape and a direction override in by", team: []Rejection{with(func(r *Rejection) {
+			r.Reason, r.By = "token=hunter2hunter2hunter2", "ali\x1b[2J\u202ece"
 		})}, f: stated, want: Drafted,
 			wantWhy: `rejected by ali[2Jce on 2026-05-30 (said "We deploy with make deploy"; reason: "token=[REDACTED:token]")`},
 	}
