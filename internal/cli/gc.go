@@ -128,7 +128,7 @@ func gcCandidates(ctx context.Context, f *Factory) ([]gcCandidate, error) {
 }
 
 func applyGC(ctx context.Context, f *Factory, cands []gcCandidate) error {
-	in, err := f.inbox()
+	in, err := f.rejecter(ctx)
 	if err != nil {
 		return err
 	}

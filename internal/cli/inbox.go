@@ -33,6 +33,18 @@ func (f *Factory) inbox() (*consolidate.Inbox, error) {
 	return in.ShareRejections(v.Dir).LockWith(v), nil
 }
 
+// rejecter is the inbox, recording who rejects as git names them.
+func (f *Factory) rejecter(ctx context.Context) (*consolidate.Inbox, error) {
+	in, err := f.inbox()
+	if err != nil {
+		return nil, err
+	}
+	if p, err := f.Project(); err == nil {
+		in.As(p.Author(ctx))
+	}
+	return in, nil
+}
+
 // draftsCheck is doctor's count of the drafts waiting for review: the
 // count the session's reminder and 'mnemo stats' give.
 func draftsCheck(state string) check {
@@ -62,9 +74,11 @@ MEMORY.md or a commit.
 
 Under each draft: why it is one (inferred from a session, written by an
 agent without the user's words, from tool output, below the auto-approve
-confidence, a contradiction, a proposed change) and the existing memory
-closest to it (the one it is about, else the first recall finds). --json
-adds the excerpt of the session it was taken from.
+confidence, a contradiction, a proposed change, or a teammate's rejection
+of a draft like it, made before the user said it: who, when, what it said
+and why) and the existing memory closest to it (the one it is about, else
+the first recall finds). --json adds the excerpt of the session it was
+taken from, and the teammate's rejection ("rejection").
 
 Then the memory files written into a vault outside mnemo (by Claude Code's
 own auto memory, or by hand: files whose header names no source, or a source
@@ -94,6 +108,8 @@ type draftReview struct {
 	reasons []consolidate.Reason
 	closest *closestJSON
 	excerpt string
+	// rejected is the teammate's rejection the draft repeats, if any.
+	rejected *consolidate.Rejection
 }
 
 // closestJSON is the existing memory closest to a draft.
@@ -122,7 +138,7 @@ func runInbox(ctx context.Context, f *Factory, asJSON bool) error {
 	for i, d := range drafts {
 		reviews[i] = draftReview{d: d, link: links[d.Name], reasons: in.Reasons(d, links[d.Name])}
 		if s, ok, _ := in.Drafting(d); ok {
-			reviews[i].excerpt = s.Excerpt
+			reviews[i].excerpt, reviews[i].rejected = s.Excerpt, s.Rejection
 		}
 	}
 	closestMemories(ctx, f, reviews)
@@ -135,7 +151,7 @@ func runInbox(ctx context.Context, f *Factory, asJSON bool) error {
 			if r.link.Kind != "" {
 				j.About = &linkJSON{Kind: r.link.Kind, Name: r.link.Memory}
 			}
-			j.Reasons, j.Closest, j.Excerpt = r.reasons, r.closest, r.excerpt
+			j.Reasons, j.Closest, j.Excerpt, j.Rejection = r.reasons, r.closest, r.excerpt, r.rejected
 			out = append(out, j)
 		}
 		for _, n := range natives {
@@ -177,7 +193,7 @@ func printDrafts(f *Factory, reviews []draftReview) error {
 		m := r.d.Memory
 		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%s%s\n", r.d.Name, m.Type, m.Confidence, m.Description, about)
 		if len(r.reasons) > 0 {
-			fmt.Fprintf(tw, "    why: %s\n", consolidate.Explain(r.reasons, r.link))
+			fmt.Fprintf(tw, "    why: %s\n", consolidate.Explain(r.reasons, r.link, r.rejected))
 		}
 		if r.closest != nil {
 			fmt.Fprintf(tw, "    closest: %s (%s)\n", r.closest.Name, r.closest.Description)
@@ -317,13 +333,17 @@ func newRejectCmd(f *Factory) *cobra.Command {
 		Use:   "reject NAME...",
 		Short: "Drop drafts from the inbox, and do not propose them again",
 		Long: `Delete drafts from the inbox. Each rejected fact is remembered in the
-project vault's rejected.jsonl (with the reason, if given), one line each,
-committed with the memories, so that a candidate like it is proposed again
-to no one on the team. The drafts themselves stay on this machine.`,
+project vault's rejected.jsonl (with the reason, if given, and who rejected
+it, as git's user.name says), one line each, committed with the memories,
+and in the state folder as yours. A fact like it is not proposed again to
+you. To a teammate your rejection is evidence, not a veto: what they did not
+state, or stated before you rejected it, is dropped; what they state after
+it waits in their inbox, with your rejection as the reason. The drafts
+themselves stay on this machine.`,
 		Example: `  mnemo reject api-rate-limit --reason "read from a stale doc page"`,
 		Args:    minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in, err := f.inbox()
+			in, err := f.rejecter(cmd.Context())
 			if err != nil {
 				return err
 			}

@@ -29,30 +29,31 @@ func warnProblems(w io.Writer, problems []error) {
 // memoryJSON is how commands print a memory with --json. Fields are added,
 // never change meaning.
 type memoryJSON struct {
-	Name         string               `json:"name"`
-	Description  string               `json:"description"`
-	Type         memory.Type          `json:"type"`
-	Status       memory.Status        `json:"status"`
-	Confidence   float64              `json:"confidence"`
-	Created      *time.Time           `json:"created,omitempty"`
-	Updated      *time.Time           `json:"updated,omitempty"`
-	Source       string               `json:"source,omitempty"`
-	Why          string               `json:"why,omitempty"`
-	SupersededBy string               `json:"superseded_by,omitempty"`
-	ReviewBy     string               `json:"review_by,omitempty"`
-	Anchors      *anchorsJSON         `json:"anchors,omitempty"`
-	Tags         []string             `json:"tags,omitempty"`
-	Path         string               `json:"path"`
-	Vault        string               `json:"vault"`
-	Body         string               `json:"body,omitempty"`
-	Links        []string             `json:"links,omitempty"`
-	Backlinks    []string             `json:"backlinks,omitempty"`
-	Drafts       []linkJSON           `json:"drafts,omitempty"`  // show: drafts in the inbox about this memory
-	About        *linkJSON            `json:"about,omitempty"`   // inbox: the memory this draft contradicts or would change
-	Review       string               `json:"review,omitempty"`  // inbox: why a vault file waits for review
-	Reasons      []consolidate.Reason `json:"reasons,omitempty"` // inbox: why a draft is a draft
-	Closest      *closestJSON         `json:"closest,omitempty"` // inbox: the existing memory closest to a draft
-	Excerpt      string               `json:"excerpt,omitempty"` // inbox: the lines of the session a draft came from
+	Name         string                 `json:"name"`
+	Description  string                 `json:"description"`
+	Type         memory.Type            `json:"type"`
+	Status       memory.Status          `json:"status"`
+	Confidence   float64                `json:"confidence"`
+	Created      *time.Time             `json:"created,omitempty"`
+	Updated      *time.Time             `json:"updated,omitempty"`
+	Source       string                 `json:"source,omitempty"`
+	Why          string                 `json:"why,omitempty"`
+	SupersededBy string                 `json:"superseded_by,omitempty"`
+	ReviewBy     string                 `json:"review_by,omitempty"`
+	Anchors      *anchorsJSON           `json:"anchors,omitempty"`
+	Tags         []string               `json:"tags,omitempty"`
+	Path         string                 `json:"path"`
+	Vault        string                 `json:"vault"`
+	Body         string                 `json:"body,omitempty"`
+	Links        []string               `json:"links,omitempty"`
+	Backlinks    []string               `json:"backlinks,omitempty"`
+	Drafts       []linkJSON             `json:"drafts,omitempty"`    // show: drafts in the inbox about this memory
+	About        *linkJSON              `json:"about,omitempty"`     // inbox: the memory this draft contradicts or would change
+	Review       string                 `json:"review,omitempty"`    // inbox: why a vault file waits for review
+	Reasons      []consolidate.Reason   `json:"reasons,omitempty"`   // inbox: why a draft is a draft
+	Closest      *closestJSON           `json:"closest,omitempty"`   // inbox: the existing memory closest to a draft
+	Excerpt      string                 `json:"excerpt,omitempty"`   // inbox: the lines of the session a draft came from
+	Rejection    *consolidate.Rejection `json:"rejection,omitempty"` // inbox: the teammate's rejection a draft repeats (reason rejected_by_team)
 }
 
 // linkJSON is a link between a draft and a memory: Name is the other end.

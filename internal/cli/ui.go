@@ -53,7 +53,7 @@ change goes through the same checks as the CLI. Ctrl-C stops it.`,
 }
 
 func runUI(ctx context.Context, f *Factory, opts uiOptions) error {
-	cfg, err := uiConfig(f)
+	cfg, err := uiConfig(ctx, f)
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func runUI(ctx context.Context, f *Factory, opts uiOptions) error {
 }
 
 // uiConfig wires the page to the vaults, the inbox, recall and verify's verdicts.
-func uiConfig(f *Factory) (web.Config, error) {
+func uiConfig(ctx context.Context, f *Factory) (web.Config, error) {
 	pv, err := f.Vault(false)
 	if err != nil {
 		return web.Config{}, err
@@ -81,7 +81,7 @@ func uiConfig(f *Factory) (web.Config, error) {
 	if err != nil {
 		return web.Config{}, err
 	}
-	in, err := f.inbox()
+	in, err := f.rejecter(ctx) // the page rejects drafts too
 	if err != nil {
 		return web.Config{}, err
 	}

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/approval"
 	"github.com/mnemo-dev/mnemo/internal/index"
@@ -63,7 +62,7 @@ const (
 	Extended      Action = "extended"      // a memory or draft updated with the detail the fact adds
 	Proposed      Action = "proposed"      // a draft proposing to extend a vault memory, for review
 	Contradiction Action = "contradiction" // a draft linked to the memory it contradicts
-	Rejected      Action = "rejected"      // like a draft a person rejected: dropped
+	Rejected      Action = "rejected"      // like a draft this person rejected, or a teammate did before it was said: dropped
 )
 
 // An Outcome is what happened to one fact.
@@ -74,6 +73,10 @@ type Outcome struct {
 	Existing   string   `json:"existing,omitempty"` // the memory it matched
 	Similarity float64  `json:"similarity,omitempty"`
 	Reasons    []Reason `json:"reasons,omitempty"` // why a draft is one (by [Consolidator.Add])
+	// Rejection is the rejection of a draft that said the same: why the
+	// fact was dropped ([Rejected]), or, a teammate's, why it waits for
+	// review ([ReasonTeamRejected]). Redacted.
+	Rejection *Rejection `json:"rejection,omitempty"`
 }
 
 // A Consolidator merges facts into a project's vaults and inbox.
@@ -104,6 +107,10 @@ type decision struct {
 	st     *statement     // m's text, read for comparison
 	said   time.Time      // when the fact was stated
 	best   match          // the existing memory or draft it relates to most
+	// rejected is the rejection of a draft that said the same, if any:
+	// it dropped the fact (action Rejected), or, a teammate's, it is a
+	// reason for review ([vetoes]).
+	rejected *Rejection
 }
 
 // decide normalizes f and decides its fate against the vaults and the
@@ -118,9 +125,16 @@ func (c *Consolidator) decide(ctx context.Context, f Fact) (decision, error) {
 	if d.said.IsZero() {
 		d.said = c.Now
 	}
-	if rejected, err := c.rejected(ctx, m, d.st); err != nil || rejected {
-		d.action = Rejected
+	r, ok, err := c.rejection(ctx, m, d.st)
+	if err != nil {
 		return d, err
+	}
+	if ok {
+		d.rejected = r.shown()
+		if vetoes(r, f, d.said) {
+			d.action = Rejected
+			return d, nil
+		}
 	}
 	if err := c.sync(ctx); err != nil {
 		return d, err
@@ -131,16 +145,19 @@ func (c *Consolidator) decide(ctx context.Context, f Fact) (decision, error) {
 	if named, ok := c.named(ctx, f.Relation, m, d.st); ok {
 		d.best = prefer(d.best, named)
 	}
-	best, auto := d.best, c.approvable(f)
+	// A teammate rejected what this says: a person reviews it, whatever
+	// else it has for it.
+	best, auto := d.best, c.approvable(f) && d.rejected == nil
 	switch {
 	case best.rel == same:
 		d.action = Duplicate
 	case best.rel == contradicts:
 		d.action = Contradiction
-	case best.rel == extends && best.where == "inbox" && !f.Stated:
+	case best.rel == extends && best.where == "inbox" && (!f.Stated || d.rejected != nil):
 		// Only the person's own words rewrite a draft in place: what an
 		// extractor inferred or a tool said (whatever the extractor claims
-		// of it) would be approved under the draft's reasons and excerpt.
+		// of it) would be approved under the draft's reasons and excerpt,
+		// and so would a teammate's rejection.
 		d.action = Drafted
 	case best.rel == extends && (best.where == "inbox" || auto):
 		d.action = Extended
@@ -162,11 +179,23 @@ func (c *Consolidator) Add(ctx context.Context, f Fact) (Outcome, error) {
 		return Outcome{}, err
 	}
 	o, err := c.apply(ctx, d)
+	o.Rejection = d.rejection()
 	if err == nil && o.Where == "inbox" && (o.Action == Drafted || o.Action == Contradiction || o.Action == Proposed) {
 		o.Reasons = c.reasons(f, d)
 		err = c.recordDraft(f, d, o)
 	}
 	return o, err
+}
+
+// rejection is the rejection that an outcome of d names: the one that
+// dropped the fact, or the teammate's that made it a draft; nil when the
+// fact is said again by a memory (a [Duplicate]: nothing was lost, and
+// nothing waits).
+func (d decision) rejection() *Rejection {
+	if d.action == Duplicate {
+		return nil
+	}
+	return d.rejected
 }
 
 // apply carries out a decision.
@@ -226,16 +255,13 @@ func (c *Consolidator) normalize(f Fact) (*memory.Memory, error) {
 	if err := refuseSecrets(f); err != nil {
 		return nil, err
 	}
-	desc := memory.CleanLine(f.Description) // a program wrote it: clean it rather than refuse it
+	desc := clipLine(f.Description) // a program wrote it: clean it rather than refuse it
 	body := memory.CleanBody(strings.TrimSpace(f.Body))
 	if desc == "" {
-		desc = firstSentence(body)
+		desc = clipLine(firstSentence(body))
 	}
 	if desc == "" {
 		return nil, fmt.Errorf("consolidate: %w", &memory.ParseError{Field: "description", Err: errors.New("missing, and the fact has no body to take one from")})
-	}
-	if utf8.RuneCountInString(desc) > memory.MaxDescriptionLen {
-		desc = string([]rune(desc)[:memory.MaxDescriptionLen-1]) + "…"
 	}
 	typ := f.Type
 	if !typ.Valid() {

@@ -56,6 +56,11 @@
 // lock and act on the draft as it is then. A rejected draft is
 // remembered in rejected.jsonl, and a candidate that says it again (in
 // other words, as long as it names the same values) is not proposed again.
+// A rejection is this person's own when it is in the state folder's file;
+// the team's file, committed, holds everyone's ([Rejection.Own]). A
+// teammate's rejection is evidence, not a veto over what this person
+// stated after it: such a fact is a draft whose reason names the
+// rejection ([ReasonTeamRejected]), never dropped without a word.
 //
 // The state records are JSON lines, only ever appended to, one write per
 // record, so processes can add to them at once; a draft's link ends with a

@@ -32,6 +32,7 @@ type Inbox struct {
 	provenance string       // <state>/provenance.jsonl: see [Sighting]
 	links      string       // <state>/links.jsonl: see [Link]
 	door       *vault.Vault // the project vault, whose lock serializes the inbox's writers: see [Inbox.LockWith]
+	by         string       // who rejects, recorded with each rejection: see [Inbox.As]
 	rejects    recordCache[[]rejectedFact]
 	sightings  recordCache[[]Sighting]
 	linkRecs   recordCache[[]Link]
@@ -76,6 +77,14 @@ const TeamRejections = "rejected.jsonl"
 // from the state folder. Drafts stay in the state folder.
 func (in *Inbox) ShareRejections(vaultDir string) *Inbox {
 	in.team = filepath.Join(vaultDir, TeamRejections)
+	return in
+}
+
+// As makes the inbox record who rejects a draft, as git names them
+// (user.name), so that the team's file says whose each rejection is. It
+// returns in.
+func (in *Inbox) As(who string) *Inbox {
+	in.by = clipLine(who)
 	return in
 }
 
@@ -289,20 +298,15 @@ func approveLocked(v *vault.Vault, m *memory.Memory, link Link) (string, error) 
 	return m.Name, v.ReindexAfter(m.Name)
 }
 
-// A rejection is a draft a person turned down.
-type rejection struct {
-	Name        string    `json:"name"`
-	Description string    `json:"description"`
-	Body        string    `json:"body"`
-	Reason      string    `json:"reason,omitempty"`
-	At          time.Time `json:"at"`
-}
-
 // Reject deletes a draft and remembers it, so that the same fact, and a
 // rewording of it that names the same values, is not proposed again. Like
 // [Inbox.Approve] it acts holding the project vault's lock, on the draft
 // as it is then: a draft approved or rejected meanwhile gives an error
 // wrapping [ErrNoDraft], and nothing is recorded.
+//
+// The rejection is recorded in the state folder, as this person's own
+// (see [Rejection.Own]), and, when the inbox shares rejections, in the
+// team's file too, with who rejected it ([Inbox.As]).
 func (in *Inbox) Reject(ctx context.Context, name, reason string, now time.Time) error {
 	unlock, err := in.lock(ctx, nil)
 	if err != nil {
@@ -313,14 +317,18 @@ func (in *Inbox) Reject(ctx context.Context, name, reason string, now time.Time)
 	if err != nil {
 		return err
 	}
-	r := rejection{Name: name, Description: redact.String(m.Description), Body: redact.String(m.Body),
-		Reason: redact.String(reason), At: now.UTC()} // a draft written by hand may hold a secret: the record never does
-	to := in.rejected
-	if in.team != "" {
-		to = in.team
-	}
-	if err := safefile.AppendJSON(to, r, 0o644); err != nil { // the team's file is committed: a symlink there must not write elsewhere
-		return fmt.Errorf("inbox: record rejection: %w", err)
+	r := Rejection{Name: name, Description: redact.String(m.Description), Body: redact.String(m.Body),
+		Reason: redact.String(reason), By: in.by, At: now.UTC()} // a draft written by hand may hold a secret: the record never does
+	// The team's first: when that write fails, nothing is recorded; when
+	// the own one does, the draft stays and the line in the team's file
+	// counts as the team's, never as a veto.
+	for _, to := range []string{in.team, in.rejected} {
+		if to == "" {
+			continue
+		}
+		if err := safefile.AppendJSON(to, r, 0o644); err != nil { // the team's file is committed: a symlink there must not write elsewhere
+			return fmt.Errorf("inbox: record rejection: %w", err)
+		}
 	}
 	return in.removeLocked(name, now)
 }
@@ -328,12 +336,12 @@ func (in *Inbox) Reject(ctx context.Context, name, reason string, now time.Time)
 // rejections returns what was rejected, read from each file again only
 // when it changed since the last call (see [recordCache]).
 func (in *Inbox) rejections() ([]rejectedFact, error) {
-	out, err := in.rejects.get(in.rejected, readRejections)
+	out, err := in.rejects.get(in.rejected, readRejections(true))
 	if err != nil {
 		return nil, fmt.Errorf("inbox: %w", err)
 	}
 	if in.team != "" {
-		team, err := in.rejects.get(in.team, readRejections)
+		team, err := in.rejects.get(in.team, readRejections(false))
 		if err != nil {
 			return nil, fmt.Errorf("inbox: %w", err)
 		}

@@ -97,21 +97,6 @@ func (c *Consolidator) Near(ctx context.Context, m *memory.Memory) (Outcome, err
 	return o, nil
 }
 
-// rejected reports whether a person rejected a draft that said what m says,
-// in these words or others that name the same values.
-func (c *Consolidator) rejected(ctx context.Context, m *memory.Memory, cand *statement) (bool, error) {
-	rs, err := c.Inbox.rejections()
-	if err != nil {
-		return false, err
-	}
-	for _, r := range rs {
-		if paraphrases(r.st, cand, c.similarity(ctx, r.text, text(m), r.st, cand)) {
-			return true, nil
-		}
-	}
-	return false, nil
-}
-
 // similarity is how alike two statements are: the overlap of their words,
 // or their closeness in meaning (see [meaningSimilarity]) when it says
 // more and the two name the same values. A sentence encoder sets

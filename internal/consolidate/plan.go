@@ -16,7 +16,7 @@ func (c *Consolidator) Plan(ctx context.Context, f Fact) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	o := Outcome{Action: d.action, Name: d.m.Name, Where: "inbox"}
+	o := Outcome{Action: d.action, Name: d.m.Name, Where: "inbox", Rejection: d.rejection()}
 	if d.best.mem != nil {
 		o.Existing, o.Similarity = d.best.name, d.best.sim
 	}

@@ -58,24 +58,3 @@ func (c *recordCache[V]) get(path string, load func(string) (V, error)) (V, erro
 	c.files[path] = cachedRecords[V]{info: fi, v: v}
 	return v, nil
 }
-
-// A rejectedFact is a rejected draft's text, read for comparison.
-type rejectedFact struct {
-	text string
-	st   *statement
-}
-
-// readRejections reads the rejections recorded in path, parsed for
-// comparison.
-func readRejections(path string) ([]rejectedFact, error) {
-	rs, err := readJSONL[rejection](path)
-	if err != nil {
-		return nil, err
-	}
-	facts := make([]rejectedFact, 0, len(rs))
-	for _, r := range rs {
-		t := r.Description + "\n" + r.Body
-		facts = append(facts, rejectedFact{text: t, st: parseStatement(t)})
-	}
-	return facts, nil
-}

@@ -19,7 +19,7 @@ func BenchmarkAddAmongRejections(b *testing.B) {
 			}
 			enc := json.NewEncoder(f)
 			for i := range n {
-				r := rejection{Name: fmt.Sprintf("r%d", i), Description: fmt.Sprintf("The gadget port for service hk%d is %d", i, 1000+i), Body: "Found in the service's config file, next to the other settings.", At: t0}
+				r := Rejection{Name: fmt.Sprintf("r%d", i), Description: fmt.Sprintf("The gadget port for service hk%d is %d", i, 1000+i), Body: "Found in the service's config file, next to the other settings.", At: t0}
 				if err := enc.Encode(r); err != nil {
 					b.Fatal(err)
 				}

@@ -30,7 +30,7 @@ func TestRejectionsSeenWhenTheyChange(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := rejection{Name: "w7", Description: second.Description, Body: second.Body, At: t0}
+			r := Rejection{Name: "w7", Description: second.Description, Body: second.Body, At: t0}
 			line, _ := json.Marshal(r)
 			r.Reason = strings.Repeat("x", int(fi.Size())-len(line)-len(`,"reason":""`)-1)
 			line, _ = json.Marshal(r)
@@ -48,15 +48,23 @@ func TestRejectionsSeenWhenTheyChange(t *testing.T) {
 				t.Fatalf("the new file is %d bytes at %v, want %d at %v", now.Size(), now.ModTime(), fi.Size(), fi.ModTime())
 			}
 		}, Rejected},
-		{"team file removed", func(t *testing.T, e *env, other *Inbox, team string) {
-			reject(t, e, other, second)
-			if _, err := e.c.Add(e.ctx, second); err != nil { // read while the rejection is there
-				t.Fatal(err)
+		{"a teammate's rejection, then the team file removed", func(t *testing.T, e *env, other *Inbox, team string) {
+			appendRejection(t, team, Rejection{Name: "w7", Description: second.Description, Body: second.Body, By: "alice", At: t0})
+			if got := e.add(t, second); got.Action != Rejected { // read while the rejection is there
+				t.Fatalf("Add(%q) with the team's rejection = %+v, want rejected", second.Description, got)
 			}
 			if err := os.Remove(team); err != nil {
 				t.Fatal(err)
 			}
 		}, Drafted},
+		{"own rejection, then the team file removed", func(t *testing.T, e *env, other *Inbox, team string) {
+			// What this person rejected is kept in the state folder too:
+			// a pull that removes the team's file does not undo it.
+			reject(t, e, other, second)
+			if err := os.Remove(team); err != nil {
+				t.Fatal(err)
+			}
+		}, Rejected},
 	}
 	for _, tt := range tests {
 		t.Run(tt.kind, func(t *testing.T) {
@@ -88,6 +96,24 @@ func reject(t *testing.T, e *env, in *Inbox, f Fact) {
 		t.Fatalf("Add(%q) = %+v, want drafted", f.Description, o)
 	}
 	if err := in.Reject(e.ctx, o.Name, "wrong", t0); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// appendRejection appends r to the rejections file path, as a teammate's
+// commit brings it.
+func appendRejection(t *testing.T, path string, r Rejection) {
+	t.Helper()
+	line, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(append(line, '\n')); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -23,13 +23,14 @@ type Reason string
 
 // Reasons, as 'mnemo inbox --json' gives them.
 const (
-	ReasonInferred      Reason = "inferred"        // an extractor took it from a session, not from the person's words
-	ReasonAgent         Reason = "agent"           // an agent wrote it without the person's words
-	ReasonToolOutput    Reason = "tool_output"     // only tool output claims it
-	ReasonContradiction Reason = "contradiction"   // it disagrees with a memory
-	ReasonProposed      Reason = "proposed_change" // it changes what a memory claims
-	ReasonLowConfidence Reason = "low_confidence"  // stated, but below the auto-approve bar
-	ReasonUnreviewed    Reason = "no_source"       // written into the inbox outside mnemo
+	ReasonInferred      Reason = "inferred"         // an extractor took it from a session, not from the person's words
+	ReasonAgent         Reason = "agent"            // an agent wrote it without the person's words
+	ReasonToolOutput    Reason = "tool_output"      // only tool output claims it
+	ReasonContradiction Reason = "contradiction"    // it disagrees with a memory
+	ReasonProposed      Reason = "proposed_change"  // it changes what a memory claims
+	ReasonLowConfidence Reason = "low_confidence"   // stated, but below the auto-approve bar
+	ReasonUnreviewed    Reason = "no_source"        // written into the inbox outside mnemo
+	ReasonTeamRejected  Reason = "rejected_by_team" // a teammate rejected a draft saying it, before the person said it
 )
 
 // String says the reason in words for a person.
@@ -49,15 +50,20 @@ func (r Reason) String() string {
 		return "confidence below the auto-approve bar"
 	case ReasonUnreviewed:
 		return "written outside mnemo"
+	case ReasonTeamRejected:
+		return "a teammate rejected a draft saying it"
 	}
 	return string(r)
 }
 
-// Explain says reasons in words, naming the memory a draft's link is about.
-func Explain(rs []Reason, link Link) string {
+// Explain says reasons in words, naming the memory a draft's link is about
+// and, when rejected is not nil, the teammate's rejection it repeats.
+func Explain(rs []Reason, link Link, rejected *Rejection) string {
 	out := make([]string, len(rs))
 	for i, r := range rs {
 		switch {
+		case r == ReasonTeamRejected && rejected != nil:
+			out[i] = rejected.String()
 		case r == ReasonContradiction && link.Memory != "":
 			out[i] = "contradicts " + link.Memory
 		case r == ReasonProposed && link.Memory != "":
@@ -93,6 +99,9 @@ func (c *Consolidator) reasons(f Fact, d decision) []Reason {
 	if f.Stated && !f.FromToolOutput && f.Confidence < c.bar() {
 		out = append(out, ReasonLowConfidence)
 	}
+	if d.rejected != nil {
+		out = append(out, ReasonTeamRejected)
+	}
 	return out
 }
 
@@ -102,6 +111,7 @@ func (c *Consolidator) recordDraft(f Fact, d decision, o Outcome) error {
 	return c.Inbox.Sight(Sighting{
 		Memory: o.Name, Where: "inbox", Action: Drafted, Source: d.m.Source, Confidence: d.m.Confidence,
 		Why: d.m.Why, Said: d.m.Description, At: c.Now.UTC(), Reasons: o.Reasons, Excerpt: excerpt(f.Excerpt),
+		Rejection: d.rejected,
 	})
 }
 

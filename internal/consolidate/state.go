@@ -36,6 +36,9 @@ type Sighting struct {
 	// is a draft and what it was taken from: see [Inbox.Drafting].
 	Reasons []Reason `json:"reasons,omitempty"`
 	Excerpt string   `json:"excerpt,omitempty"`
+	// Rejection is the teammate's rejection the draft repeats
+	// ([ReasonTeamRejected]), redacted.
+	Rejection *Rejection `json:"rejection,omitempty"`
 }
 
 // A LinkKind says what a draft is to the memory it names.

@@ -99,8 +99,9 @@ func remember(t *testing.T, s *sandbox, model *fakeapi.Model, desc, fact, confid
 // sessions that add memories, they push, pull and merge (MEMORY.md
 // changed on both sides), and one rejects a draft. Afterwards no
 // committed file holds a machine path, no backup is in the tree, both see
-// and recall every memory, the rejected fact is not proposed on the other
-// side, and a session that only recalled leaves git status clean.
+// and recall every memory, the rejected fact is proposed again to no one
+// without the rejection (to the other side, stated after it, it waits for
+// review naming it), and a session that only recalled leaves git status clean.
 func TestTeamThroughGit(t *testing.T) {
 	ma, mb := fakeapi.New(t), fakeapi.New(t)
 	alice, bob := newSandbox(t, ma), newSandbox(t, mb)
@@ -174,12 +175,20 @@ func TestTeamThroughGit(t *testing.T) {
 		}
 	}
 
-	// The rejected fact is not proposed to bob.
-	if got := remember(t, bob, mb, "Feature flags live in flags.yaml", "feature flags are read from config/flags.yaml at boot (quokka-r).", "0.5"); !strings.Contains(got, "reject") {
-		t.Errorf("bob's remember of alice's rejected fact = %.500s, want it rejected", got)
+	// Alice's rejection is evidence to bob, not a veto over what he says
+	// after it: stated by him, the fact waits in his inbox, her rejection
+	// named as the reason. To alice, her own rejection keeps it out.
+	if got := remember(t, bob, mb, "Feature flags live in flags.yaml", "feature flags are read from config/flags.yaml at boot (quokka-r).", "0.5"); !strings.Contains(got, `"action":"drafted"`) || !strings.Contains(got, "flags moved to the service") {
+		t.Errorf("bob's remember of what alice rejected, stated after = %.500s, want it drafted, naming her rejection", got)
 	}
-	if inbox := bob.mnemoRun("inbox"); strings.Contains(inbox, "flags") {
-		t.Errorf("bob's inbox proposes the rejected fact:\n%s", inbox)
+	if inbox := bob.mnemoRun("inbox"); !strings.Contains(inbox, `(said "Feature flags live in flags.yaml"; reason: "flags moved to the service")`) {
+		t.Errorf("bob's inbox does not name alice's rejection:\n%s", inbox)
+	}
+	if got := remember(t, alice, ma, "Feature flags live in flags.yaml", "feature flags are read from config/flags.yaml at boot (quokka-r).", "0.5"); !strings.Contains(got, "the user rejected a draft saying this before") {
+		t.Errorf("alice's remember of what she rejected = %.500s, want it not written", got)
+	}
+	if inbox := alice.mnemoRun("inbox"); strings.Contains(inbox, "flags") {
+		t.Errorf("alice's inbox proposes what she rejected:\n%s", inbox)
 	}
 
 	// A session that only recalls changes nothing git tracks.

@@ -164,7 +164,7 @@ func rememberOutcome(o consolidate.Outcome, conf float64, unstated string) remem
 	case consolidate.Drafted:
 		out.Action = "drafted"
 		out.Message = fmt.Sprintf("drafted %s: waits for review in the inbox because %s; it becomes a memory when a person approves it (mnemo approve %s)",
-			o.Name, draftedWhy(o.Reasons, conf, unstated), o.Name)
+			o.Name, draftedWhy(o, conf, unstated), o.Name)
 	case consolidate.Duplicate:
 		out.Action, out.Name, out.Where = "not_written", "", ""
 		kept := "memory " + o.Existing
@@ -188,20 +188,41 @@ func rememberOutcome(o consolidate.Outcome, conf float64, unstated string) remem
 		out.Message = fmt.Sprintf("drafted %s in the review inbox: it contradicts %s, which was kept; a person decides between them", o.Name, o.Existing)
 	case consolidate.Rejected:
 		out.Action, out.Where = "not_written", ""
-		out.Message = "not written: a person rejected a draft saying this before"
+		out.Message = rejectedWhy(o.Rejection, unstated)
 	}
 	return out
 }
 
-// draftedWhy says why a fact was drafted: unstated (why the person did not
-// state it), and its confidence when that is a reason consolidation gave
-// (the one other reason a remembered fact can be drafted for).
-func draftedWhy(rs []consolidate.Reason, conf float64, unstated string) string {
+// rejectedWhy says why a fact like a rejected draft was not written: r is
+// that rejection (nil: not known), unstated why the user did not state
+// the fact ("" when they did). The user's own rejection keeps it out; a
+// teammate's, made before the user said it, would not have.
+func rejectedWhy(r *consolidate.Rejection, unstated string) string {
+	switch {
+	case r == nil:
+		return "not written: a person rejected a draft saying this before"
+	case r.Own:
+		return fmt.Sprintf("not written: the user rejected a draft saying this before (said %q)", r.Description)
+	case unstated != "":
+		return fmt.Sprintf("not written: %s, and %s", r, unstated)
+	}
+	return fmt.Sprintf("not written: %s, after the user said it", r)
+}
+
+// draftedWhy says why the fact o was drafted: unstated (why the person
+// did not state it), a teammate's rejection of a draft saying it, and its
+// confidence when that is a reason consolidation gave (the one other
+// reason a remembered fact can be drafted for).
+func draftedWhy(o consolidate.Outcome, conf float64, unstated string) string {
 	var why []string
 	if unstated != "" {
 		why = append(why, unstated)
 	}
-	if unstated == "" || slices.Contains(rs, consolidate.ReasonLowConfidence) {
+	team := o.Rejection != nil && slices.Contains(o.Reasons, consolidate.ReasonTeamRejected)
+	if team {
+		why = append(why, "a teammate rejected a draft saying it: "+o.Rejection.String())
+	}
+	if unstated == "" && !team || slices.Contains(o.Reasons, consolidate.ReasonLowConfidence) {
 		why = append(why, fmt.Sprintf("its confidence %g is below %g", conf, rememberBar))
 	}
 	return strings.Join(why, ", and ")

@@ -180,6 +180,19 @@ func (p *Project) Head(ctx context.Context) string {
 	return string(bytes.TrimSpace(out))
 }
 
+// Author returns the person git names in this repository (user.name), or
+// "" outside git or when it names no one.
+func (p *Project) Author(ctx context.Context) string {
+	if !p.InGit() {
+		return ""
+	}
+	out, err := exec.CommandContext(ctx, "git", "-C", p.Root, "config", "--get", "user.name").Output()
+	if err != nil {
+		return ""
+	}
+	return string(bytes.TrimSpace(out))
+}
+
 func isDir(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.IsDir()

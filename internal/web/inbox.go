@@ -57,8 +57,9 @@ func (s *Server) draftView(ctx context.Context, d consolidate.Draft, links map[s
 		v.Session = ""
 	}
 	v.Reasons = s.cfg.Inbox.Reasons(d, v.Link)
-	v.Reason = consolidate.Explain(v.Reasons, v.Link)
-	if rec, ok, _ := s.cfg.Inbox.Drafting(d); ok {
+	rec, ok, _ := s.cfg.Inbox.Drafting(d)
+	v.Reason = consolidate.Explain(v.Reasons, v.Link, rec.Rejection)
+	if ok {
 		v.Excerpt = rec.Excerpt
 	}
 	if v.Link.Memory != "" {

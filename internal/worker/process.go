@@ -208,6 +208,9 @@ func (p *Pipeline) consolidate(ctx context.Context, j queue.Job, d *transcript.D
 		if !f.Stated && !f.Confirmed { // logged once it is known to hold no secret
 			p.Log.Info("not stated by the person: a draft", "job", j.ID, "name", o.Name, "why", v.Reason())
 		}
+		if o.Rejection != nil {
+			p.Log.Info(rejectedNote(f, o), "job", j.ID, "name", o.Name, "rejection", o.Rejection.String())
+		}
 		outcomes = append(outcomes, string(o.Action)+":"+o.Name)
 		if p.OnOutcome != nil {
 			p.OnOutcome(j, o)
@@ -216,6 +219,20 @@ func (p *Pipeline) consolidate(ctx context.Context, j queue.Job, d *transcript.D
 	}
 	p.Log.Info("consolidated", "job", j.ID, "outcomes", strings.Join(outcomes, " "), "dropped", dropped)
 	return n, nil
+}
+
+// rejectedNote says, for the log, what a rejection of a draft that said
+// what f says did to it (o, its outcome, names the rejection).
+func rejectedNote(f consolidate.Fact, o consolidate.Outcome) string {
+	switch {
+	case o.Action != consolidate.Rejected:
+		return "a teammate rejected it before: it waits for review"
+	case o.Rejection.Own:
+		return "dropped: you rejected it before"
+	case !f.Stated:
+		return "dropped: a teammate rejected it, and the person did not state it"
+	}
+	return "dropped: a teammate rejected it after it was said"
 }
 
 // passages returns, for each of facts without an excerpt, the passage of
