@@ -1,0 +1,105 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+)
+
+// TestReadAfterRepair: a handle (the MCP server's) has index.db open
+// when another process (a hook) meets the damage in it and rebuilds it.
+// Each read the server makes next meets the damaged file its connection
+// still holds, and must answer from the rebuilt one, as the repairer's
+// own handle does, rather than fail once.
+func TestReadAfterRepair(t *testing.T) {
+	const memories = 30
+	tests := []struct {
+		name   string
+		tables []string // overwritten: what the read reads; of history.db when led by its name
+		read   func(ctx context.Context, db *DB, ids []int64, keys []Key) (int, error)
+	}{
+		{"Docs", []string{"memories"}, func(ctx context.Context, db *DB, ids []int64, _ []Key) (int, error) {
+			docs, err := db.Docs(ctx, ids)
+			return len(docs), err
+		}},
+		{"Heads", []string{"memories"}, func(ctx context.Context, db *DB, ids []int64, _ []Key) (int, error) {
+			docs, err := db.Heads(ctx, ids)
+			return len(docs), err
+		}},
+		{"Links", []string{"links", "memories_name"}, func(ctx context.Context, db *DB, ids []int64, _ []Key) (int, error) {
+			links, err := db.Links(ctx, ids)
+			return len(links), err
+		}},
+		{"Lookup", []string{"memories", "sqlite_autoindex_memories_1"}, func(ctx context.Context, db *DB, _ []int64, keys []Key) (int, error) {
+			rows, err := db.Lookup(ctx, keys)
+			return len(rows), err
+		}},
+		{"MissingVectors", []string{"vector_gen", "memories"}, func(ctx context.Context, db *DB, _ []int64, _ []Key) (int, error) {
+			return db.MissingVectors(ctx, "m")
+		}},
+		{"Given", []string{HistoryFileName, "injections"}, func(ctx context.Context, db *DB, _ []int64, _ []Key) (int, error) {
+			given, err := db.Given(ctx, "s")
+			return len(given), err
+		}},
+		{"Verdicts", []string{HistoryFileName, "verify_state"}, func(ctx context.Context, db *DB, _ []int64, _ []Key) (int, error) {
+			vs, err := db.Verdicts(ctx)
+			return len(vs), err
+		}},
+		{"Vectors", []string{"vector_gen", "lengths"}, func(ctx context.Context, db *DB, _ []int64, _ []Key) (int, error) {
+			v, err := db.Vectors(ctx, "")
+			if err != nil {
+				return 0, err
+			}
+			if v.Has() {
+				return 1, nil
+			}
+			return 0, nil
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			path, dir := damagedIndex(t, memories, func(t *testing.T, path string) {
+				if tt.tables[0] == HistoryFileName {
+					overwriteRoots(t, filepath.Join(filepath.Dir(path), HistoryFileName), tt.tables[1:]...)
+					return
+				}
+				overwriteRoots(t, path, tt.tables...)
+			})
+			server, err := Open(ctx, path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer server.Close()
+			hook, err := Open(ctx, path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer hook.Close()
+			if _, err := hook.Sync(ctx, Source{Name: "project", Dir: dir}); err != nil {
+				t.Fatalf("the hook's sync, which rebuilds the index: %v", err)
+			}
+			keys := make([]Key, memories)
+			for i := range keys {
+				keys[i] = Key{Source: "project", Name: fmt.Sprintf("m%03d", i)}
+			}
+			rows, err := hook.Lookup(ctx, keys)
+			if err != nil || len(rows) != memories {
+				t.Fatalf("Lookup in the rebuilt index = %d rows, %v; want %d", len(rows), err, memories)
+			}
+			var ids []int64
+			for _, id := range rows {
+				ids = append(ids, id)
+			}
+			want, err := tt.read(ctx, hook, ids, keys)
+			if err != nil {
+				t.Fatalf("%s by the handle that rebuilt it: %v", tt.name, err)
+			}
+			got, err := tt.read(ctx, server, ids, keys)
+			if err != nil || got != want {
+				t.Errorf("%s by a handle opened before the rebuild = %d, %v; want %d, no error", tt.name, got, err, want)
+			}
+		})
+	}
+}
