@@ -3,7 +3,9 @@ package index
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -100,6 +102,25 @@ func TestReadAfterRepair(t *testing.T) {
 			if err != nil || got != want {
 				t.Errorf("%s by a handle opened before the rebuild = %d, %v; want %d, no error", tt.name, got, err, want)
 			}
+			if left := leftBy(t, path, FileName+".rebuild"); len(left) > 0 {
+				t.Errorf("the rebuild left %q in the state folder", left)
+			}
 		})
 	}
+}
+
+// leftBy returns the names in the folder of path that start with prefix.
+func leftBy(t *testing.T, path, prefix string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Dir(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), prefix) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }
