@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestReadAfterRepair: a handle (the MCP server's) has index.db open
@@ -62,13 +63,7 @@ func TestReadAfterRepair(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
-			path, dir := damagedIndex(t, memories, func(t *testing.T, path string) {
-				if tt.tables[0] == HistoryFileName {
-					overwriteRoots(t, filepath.Join(filepath.Dir(path), HistoryFileName), tt.tables[1:]...)
-					return
-				}
-				overwriteRoots(t, path, tt.tables...)
-			})
+			path, dir := damagedIndex(t, memories, damageTables(tt.tables))
 			server, err := Open(ctx, path, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -109,6 +104,18 @@ func TestReadAfterRepair(t *testing.T) {
 	}
 }
 
+// damageTables overwrites the root pages of tables in index.db, or in
+// history.db when the first is its name.
+func damageTables(tables []string) func(t *testing.T, path string) {
+	return func(t *testing.T, path string) {
+		if tables[0] == HistoryFileName {
+			overwriteRoots(t, filepath.Join(filepath.Dir(path), HistoryFileName), tables[1:]...)
+			return
+		}
+		overwriteRoots(t, path, tables...)
+	}
+}
+
 // leftBy returns the names in the folder of path that start with prefix.
 func leftBy(t *testing.T, path, prefix string) []string {
 	t.Helper()
@@ -123,4 +130,94 @@ func leftBy(t *testing.T, path, prefix string) []string {
 		}
 	}
 	return out
+}
+
+// TestWriteAfterRebuild: the worker has index.db open when a hook meets
+// damage in it and rebuilds it (a new file renamed over the old). What
+// the worker writes next (a sync of a new memory, the vectors it
+// computes, a recall recorded) must reach the file every other process
+// reads, not the old one, which nobody reads: the worker would see its
+// vectors and never compute them again, and no one else would have them.
+func TestWriteAfterRebuild(t *testing.T) {
+	const memories = 30
+	words := []string{"memories_fts_data", "df"} // what the hook's search meets
+	tests := []struct {
+		name   string
+		tables []string // overwritten, as in TestReadAfterRepair
+		write  func(ctx context.Context, worker *DB, src Source) error
+		check  func(ctx context.Context, fresh *DB) error
+	}{
+		{"EmbedMissing", words, func(ctx context.Context, worker *DB, _ Source) error {
+			n, err := worker.EmbedMissing(ctx, &wordEmbedder{}, nil)
+			if err == nil && n != memories {
+				err = fmt.Errorf("embedded %d, want %d", n, memories)
+			}
+			return err
+		}, func(ctx context.Context, fresh *DB) error {
+			if n, err := fresh.MissingVectors(ctx, ""); err != nil || n != 0 {
+				return fmt.Errorf("MissingVectors = %d, %v; want 0", n, err)
+			}
+			return nil
+		}},
+		{"Sync", words, func(ctx context.Context, worker *DB, src Source) error {
+			writeFile(t, src.Dir, "late.md", memFile("late", "Written after the rebuild", "A body about zeppelins."))
+			_, err := worker.Sync(ctx, src)
+			return err
+		}, func(ctx context.Context, fresh *DB) error {
+			rows, err := fresh.Lookup(ctx, []Key{{Source: "project", Name: "late"}})
+			if err != nil || len(rows) != 1 {
+				return fmt.Errorf("Lookup(late) = %v, %v; want its row", rows, err)
+			}
+			return nil
+		}},
+		{"RecordInjection, history rebuilt", []string{HistoryFileName, "recall_stats"}, func(ctx context.Context, worker *DB, _ Source) error {
+			return worker.RecordInjection(ctx, "s", time.Now(), Key{Source: "project", Name: "m001"})
+		}, func(ctx context.Context, fresh *DB) error {
+			if given, err := fresh.Given(ctx, "s"); err != nil || len(given) != 1 {
+				return fmt.Errorf("Given = %v, %v; want m001", given, err)
+			}
+			return nil
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			path, dir := damagedIndex(t, memories, damageTables(tt.tables))
+			src := Source{Name: "project", Dir: dir}
+			worker, err := Open(ctx, path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer worker.Close()
+			if _, err := worker.MissingVectors(ctx, ""); err != nil { // its connection reads the file
+				t.Fatal(err)
+			}
+			hook, err := Open(ctx, path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer hook.Close()
+			if _, err := hook.Sync(ctx, src); err != nil {
+				t.Fatal(err)
+			}
+			res, err := hook.Search(ctx, WordQuery{Terms: []string{"postgres"}, Weights: defaultWeights, Limit: 100})
+			if err != nil || len(res.Hits) != memories {
+				t.Fatalf("the hook's search, which rebuilds the index = %d hits, %v; want %d", len(res.Hits), err, memories)
+			}
+			if _, err := hook.Top(ctx, 5); err != nil { // reads the recall statistics
+				t.Fatal(err)
+			}
+			if err := tt.write(ctx, worker, src); err != nil {
+				t.Fatalf("%s by the worker after the rebuild: %v", tt.name, err)
+			}
+			fresh, err := Open(ctx, path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer fresh.Close()
+			if err := tt.check(ctx, fresh); err != nil {
+				t.Errorf("after the worker's %s: %v", tt.name, err)
+			}
+		})
+	}
 }
