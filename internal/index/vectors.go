@@ -133,11 +133,10 @@ func (db *DB) storedModel(ctx context.Context, q interface {
 
 // VectorModel returns the model the vectors are of (an [Embedder]'s
 // ModelID), or "" when there are none.
+//
+// It is not healed when it meets damage ([DB.healed]): doctor asks it,
+// and doctor only looks.
 func (db *DB) VectorModel(ctx context.Context) (string, error) {
-	return retried(ctx, db, func() (string, error) { return db.vectorModel(ctx) })
-}
-
-func (db *DB) vectorModel(ctx context.Context) (string, error) {
 	var model string
 	err := db.sql.QueryRowContext(ctx, `SELECT model FROM vector_gen
 		WHERE k = 1 AND EXISTS (SELECT 1 FROM vectors)`).Scan(&model)
