@@ -160,7 +160,7 @@ func (db *DB) recover(ctx context.Context, err error) error {
 // through a memory map rather than one read call each, which saved a hook's
 // recall in a new process ~1.5 of its 10 ms here, where system calls are slow.
 func (db *DB) open(ctx context.Context) error {
-	s := sql.OpenDB(newConnector(dsn(db.path), filepath.Dir(db.path), db.history))
+	s := sql.OpenDB(newConnector(db.path, db.history))
 	var mode string
 	if err := s.QueryRowContext(ctx, "PRAGMA main.journal_mode").Scan(&mode); err != nil {
 		s.Close()
@@ -342,7 +342,7 @@ func (db *DB) create(ctx context.Context) error {
 	if err := sqlitefile.Remove(tmp); err != nil {
 		return fmt.Errorf("create: %w", err)
 	}
-	s := sql.OpenDB(newConnector(dsn(tmp), filepath.Dir(db.path), db.history))
+	s := sql.OpenDB(newConnector(tmp, db.history))
 	err = s.PingContext(ctx) // the connection makes the schemas
 	if cerr := s.Close(); err == nil {
 		err = cerr // closed, its WAL is checkpointed into the file

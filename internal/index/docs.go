@@ -43,13 +43,17 @@ type Doc struct {
 // Docs returns the memories with the given ids, in no particular order;
 // ids not in the index are left out.
 func (db *DB) Docs(ctx context.Context, ids []int64) ([]Doc, error) {
-	return db.docs(ctx, ids, "m.body")
+	return retried(ctx, db, func() ([]Doc, error) { return db.docs(ctx, ids, "m.body") })
 }
 
 // Heads returns what ranking needs of the memories with the given ids: the
 // key, type, confidence, status, superseded_by, created, updated and recall
 // statistics. The other fields of each Doc are empty.
 func (db *DB) Heads(ctx context.Context, ids []int64) ([]Doc, error) {
+	return retried(ctx, db, func() ([]Doc, error) { return db.heads(ctx, ids) })
+}
+
+func (db *DB) heads(ctx context.Context, ids []int64) ([]Doc, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -142,6 +146,10 @@ type Link struct {
 // resolved to rows. A link names a memory; when both vaults hold that
 // name, it resolves to both. Links to memories not in the index are left out.
 func (db *DB) Links(ctx context.Context, ids []int64) ([]Link, error) {
+	return retried(ctx, db, func() ([]Link, error) { return db.links(ctx, ids) })
+}
+
+func (db *DB) links(ctx context.Context, ids []int64) ([]Link, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -177,6 +185,10 @@ func (db *DB) Links(ctx context.Context, ids []int64) ([]Link, error) {
 
 // Lookup returns the rows of the given keys; keys not in the index are left out.
 func (db *DB) Lookup(ctx context.Context, keys []Key) (map[Key]int64, error) {
+	return retried(ctx, db, func() (map[Key]int64, error) { return db.lookup(ctx, keys) })
+}
+
+func (db *DB) lookup(ctx context.Context, keys []Key) (map[Key]int64, error) {
 	out := make(map[Key]int64, len(keys))
 	if len(keys) == 0 {
 		return out, nil

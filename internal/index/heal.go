@@ -126,6 +126,9 @@ func (db *DB) replace(ctx context.Context) error {
 		return fmt.Errorf("remove %s: %w", tmp, err)
 	}
 	nb, err := Open(ctx, tmp, db.log)
+	// Open made it under its own repair lock, which no other process
+	// takes: they take db.path's first, which the caller holds.
+	sqlitefile.RemoveLock(tmp)
 	if err != nil {
 		return err
 	}

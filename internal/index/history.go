@@ -7,6 +7,7 @@ import (
 	"embed"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"modernc.org/sqlite"
 
@@ -42,15 +43,19 @@ func (e *historyError) Unwrap() error { return e.err }
 // (SQLite commits the two one after the other, not atomically as a pair;
 // no transaction here writes both.)
 type connector struct {
-	drv *sqlite.Driver
-	dsn string
-	dir string // the state folder index.db is in
+	drv   *sqlite.Driver
+	dsn   string
+	dir   string   // the state folder index.db is in
+	paths []string // index.db and history.db, which each connection follows
 }
 
-// newConnector returns a connector to the index at dsn with the history
+// newConnector returns a connector to the index at path with the history
 // at history attached. Its driver is its own, so that the attachment
-// reaches no other database the process opens.
-func newConnector(dsn, dir, history string) connector {
+// reaches no other database the process opens. Its connections follow
+// the files ([sqlitefile.Follow]): one opened before another process
+// rebuilt the index, or replaced the history, is dropped at its next
+// statement, and the next connection opens the new file.
+func newConnector(path, history string) connector {
 	drv := &sqlite.Driver{}
 	drv.RegisterConnectionHook(func(c sqlite.ExecQuerierContext, _ string) error {
 		if err := attachHistory(c, history); err != nil {
@@ -58,7 +63,7 @@ func newConnector(dsn, dir, history string) connector {
 		}
 		return ensureSchemas(c, history)
 	})
-	return connector{drv: drv, dsn: dsn, dir: dir}
+	return connector{drv: drv, dsn: dsn(path), dir: filepath.Dir(path), paths: []string{path, history}}
 }
 
 // Connect opens a connection. The state folder is made again first: it may
@@ -67,7 +72,7 @@ func (c connector) Connect(context.Context) (driver.Conn, error) {
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
 		return nil, err
 	}
-	return c.drv.Open(c.dsn)
+	return sqlitefile.Follow(func() (driver.Conn, error) { return c.drv.Open(c.dsn) }, c.paths...)
 }
 func (c connector) Driver() driver.Driver { return c.drv }
 

@@ -173,6 +173,10 @@ func (db *DB) Flagged(ctx context.Context) (map[Key]Verdict, error) {
 }
 
 func (db *DB) verdicts(ctx context.Context, query string) (map[Key]Verdict, error) {
+	return retried(ctx, db, func() (map[Key]Verdict, error) { return db.readVerdicts(ctx, query) })
+}
+
+func (db *DB) readVerdicts(ctx context.Context, query string) (map[Key]Verdict, error) {
 	rows, err := db.sql.QueryContext(ctx, query)
 	if err != nil {
 		return nil, fmt.Errorf("index: verdicts: %w", err)

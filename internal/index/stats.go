@@ -118,6 +118,10 @@ func (db *DB) RecordInjection(ctx context.Context, session string, now time.Time
 
 // WasInjected reports whether key was injected into the session.
 func (db *DB) WasInjected(ctx context.Context, session string, key Key) (bool, error) {
+	return retried(ctx, db, func() (bool, error) { return db.wasInjected(ctx, session, key) })
+}
+
+func (db *DB) wasInjected(ctx context.Context, session string, key Key) (bool, error) {
 	var one int
 	err := db.sql.QueryRowContext(ctx,
 		"SELECT 1 FROM history.injections WHERE session = ? AND source = ? AND name = ?",
@@ -152,6 +156,10 @@ type Given struct {
 
 // Given returns every memory given to the session, whole or as a line.
 func (db *DB) Given(ctx context.Context, session string) (map[Key]Given, error) {
+	return retried(ctx, db, func() (map[Key]Given, error) { return db.given(ctx, session) })
+}
+
+func (db *DB) given(ctx context.Context, session string) (map[Key]Given, error) {
 	rows, err := db.sql.QueryContext(ctx,
 		"SELECT source, name, at, kind FROM history.injections WHERE session = ?", session)
 	if err != nil {
@@ -181,6 +189,10 @@ type Cost struct {
 
 // Costs sums the recorded deliveries by hook.
 func (db *DB) Costs(ctx context.Context) (Cost, error) {
+	return retried(ctx, db, func() (Cost, error) { return db.costs(ctx) })
+}
+
+func (db *DB) costs(ctx context.Context) (Cost, error) {
 	c := Cost{Chars: map[string]int{}}
 	if err := db.sql.QueryRowContext(ctx, "SELECT count(DISTINCT session) FROM history.deliveries").Scan(&c.Sessions); err != nil {
 		return c, fmt.Errorf("index: costs: %w", err)

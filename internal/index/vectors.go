@@ -133,6 +133,9 @@ func (db *DB) storedModel(ctx context.Context, q interface {
 
 // VectorModel returns the model the vectors are of (an [Embedder]'s
 // ModelID), or "" when there are none.
+//
+// It is not healed when it meets damage ([DB.healed]): doctor asks it,
+// and doctor only looks.
 func (db *DB) VectorModel(ctx context.Context) (string, error) {
 	var model string
 	err := db.sql.QueryRowContext(ctx, `SELECT model FROM vector_gen
@@ -190,6 +193,10 @@ const missingVector = " WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.memory
 // MissingVectors counts the memories without a vector of model (see
 // [Embedder]): every memory, when the vectors are another model's.
 func (db *DB) MissingVectors(ctx context.Context, model string) (int, error) {
+	return retried(ctx, db, func() (int, error) { return db.missingVectors(ctx, model) })
+}
+
+func (db *DB) missingVectors(ctx context.Context, model string) (int, error) {
 	var n int
 	q := `SELECT CASE WHEN coalesce((SELECT model FROM vector_gen WHERE k = 1), '') NOT IN ('', ?)
 		THEN (SELECT count(*) FROM memories) ELSE (SELECT count(*) FROM memories m` + missingVector + `) END`

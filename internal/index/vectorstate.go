@@ -48,6 +48,10 @@ type Vectors struct {
 // at, and read again once a sync or [DB.EmbedMissing], in any process,
 // has written since.
 func (db *DB) Vectors(ctx context.Context, model string) (*Vectors, error) {
+	return retried(ctx, db, func() (*Vectors, error) { return db.vectors(ctx, model) })
+}
+
+func (db *DB) vectors(ctx context.Context, model string) (*Vectors, error) {
 	db.vmu.Lock()
 	st := db.vstate
 	db.vmu.Unlock()
@@ -135,6 +139,10 @@ func (v *Vectors) Mean() []float32 {
 
 // Nearest is [DB.Nearest] over v, whose model q.Model need not name.
 func (v *Vectors) Nearest(ctx context.Context, q NearQuery) ([]Hit, error) {
+	return retried(ctx, v.db, func() ([]Hit, error) { return v.nearest(ctx, q) })
+}
+
+func (v *Vectors) nearest(ctx context.Context, q NearQuery) ([]Hit, error) {
 	if q.Limit <= 0 || len(q.Vector) == 0 {
 		return nil, nil
 	}

@@ -11,5 +11,6 @@
 // its schema migrates forward and is never dropped. A queue.db found
 // damaged on open is set aside (kept, named by the time), a new one is
 // made, and what it held unprocessed is named for the person to ingest
-// again ([Damage]). A Queue is safe for concurrent use by several processes.
+// again ([Damage]); so is one whose damage a write meets later, and the
+// write is made in the new file. A Queue is safe for concurrent use by several processes.
 package queue

@@ -50,11 +50,22 @@ const maxReplaced = 3
 // write runs f in a transaction (BEGIN IMMEDIATE: the write lock taken)
 // on a connection to the queue.db now at the path. A connection that
 // holds a file a repair replaced is rolled back and dropped, with the
-// other idle ones, and f runs again on a new connection.
+// other idle ones, and f runs again on a new connection. A write that
+// meets damage repairs the file first ([Queue.heal]), once: the stop
+// hook's enqueue then lands in the new file.
 func (q *Queue) write(ctx context.Context, f func(tx *sql.Tx) error) error {
 	var err error
+	healed := false
 	for range maxReplaced {
-		if err = q.writeOnce(ctx, f); !errors.Is(err, errReplaced) {
+		err = q.writeOnce(ctx, f)
+		switch {
+		case errors.Is(err, errReplaced):
+		case damaged(err) && !healed && ctx.Err() == nil:
+			if herr := q.heal(ctx, err); herr != nil {
+				return fmt.Errorf("%w; repair: %w", err, herr)
+			}
+			healed = true
+		default:
 			return err
 		}
 		q.db.SetMaxIdleConns(0)

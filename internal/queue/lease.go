@@ -192,20 +192,34 @@ func (q *Queue) Drop(ctx context.Context, id int64) error {
 	return q.exec1(ctx, id, `DELETE FROM jobs WHERE id = ? AND state != 'leased'`)
 }
 
+// exec1 runs an update of the job id that must change it, and says what
+// the job is when it does not.
 func (q *Queue) exec1(ctx context.Context, id int64, query string) error {
-	res, err := q.db.ExecContext(ctx, query, id)
+	var state string
+	err := q.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, query, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			return nil
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT state FROM jobs WHERE id = ?`, id).Scan(&state); err != nil {
+			return ErrNotFound
+		}
+		return errUnchanged
+	})
+	if errors.Is(err, errUnchanged) {
+		return fmt.Errorf("queue: job %d is %s", id, state)
+	}
 	if err != nil {
 		return fmt.Errorf("queue: job %d: %w", id, err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		var state string
-		if err := q.db.QueryRowContext(ctx, `SELECT state FROM jobs WHERE id = ?`, id).Scan(&state); err != nil {
-			return fmt.Errorf("queue: job %d: %w", id, ErrNotFound)
-		}
-		return fmt.Errorf("queue: job %d is %s", id, state)
-	}
 	return nil
 }
+
+// errUnchanged says that a job is in a state the update does not change.
+var errUnchanged = errors.New("the job is not in a state the update changes")
 
 // Prune deletes done and dead jobs that finished before cutoff, and
 // reports how many.
@@ -216,12 +230,19 @@ func (q *Queue) Prune(ctx context.Context, cutoff time.Time) (int, error) {
 // prune deletes the jobs in states (a list of SQL strings) that finished
 // before cutoff.
 func (q *Queue) prune(ctx context.Context, cutoff time.Time, states string) (int, error) {
-	res, err := q.db.ExecContext(ctx, `DELETE FROM jobs WHERE state IN (`+states+`)
+	var n int64
+	err := q.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM jobs WHERE state IN (`+states+`)
 		AND coalesce(finished, created) < ?`, formatTime(cutoff))
+		if err != nil {
+			return err
+		}
+		n, _ = res.RowsAffected()
+		return nil
+	})
 	if err != nil {
 		return 0, fmt.Errorf("queue: prune: %w", err)
 	}
-	n, _ := res.RowsAffected()
 	return int(n), nil
 }
 

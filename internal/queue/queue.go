@@ -28,6 +28,7 @@ var migrations embed.FS
 type Queue struct {
 	db   *sql.DB
 	path string
+	log  *slog.Logger // where a repair's warning goes
 	// Now is the clock; tests set it.
 	Now func() time.Time
 }
@@ -45,7 +46,7 @@ func Open(ctx context.Context, stateDir string, log *slog.Logger) (*Queue, error
 		return nil, fmt.Errorf("queue: %w", err)
 	}
 	path := filepath.Join(stateDir, FileName)
-	q := &Queue{path: path, Now: time.Now}
+	q := &Queue{path: path, log: log, Now: time.Now}
 	db, err := openOrRepair(ctx, path, q.Now, log)
 	if err != nil {
 		return nil, fmt.Errorf("queue: open %s: %w", path, err)

@@ -283,7 +283,11 @@ func Damages(stateDir string) ([]Damage, error) {
 // nothing: nil when it is whole or there is none; else what [Open] would
 // find wrong and set aside.
 func Check(ctx context.Context, stateDir string) error {
-	path := filepath.Join(stateDir, FileName)
+	return checkFile(ctx, filepath.Join(stateDir, FileName))
+}
+
+// checkFile is [Check] of the queue.db at path.
+func checkFile(ctx context.Context, path string) error {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return nil
 	}

@@ -128,13 +128,29 @@ func Replace(path, with string) error {
 // the lock, a process opens the file again before repairing it: the repair
 // it waited for may have been the one it needed.
 func LockRepair(ctx context.Context, path string) (unlock func(), err error) {
-	fl := flock.New(path + ".lock")
+	fl := flock.New(lockName(path))
 	ok, err := fl.TryLockContext(ctx, 10*time.Millisecond)
 	if err != nil || !ok {
 		if err == nil {
 			err = ctx.Err()
 		}
-		return nil, fmt.Errorf("lock %s.lock: %w", filepath.Base(path), err)
+		return nil, fmt.Errorf("lock %s: %w", filepath.Base(lockName(path)), err)
 	}
 	return func() { fl.Unlock() }, nil
+}
+
+// lockName is the file [LockRepair] locks for the database at path.
+func lockName(path string) string { return path + ".lock" }
+
+// RemoveLock removes the file [LockRepair] locked for the temporary
+// database at path, made beside another under that one's repair lock,
+// which every process takes before it touches the temporary file: no
+// other can hold or wait for its lock. The lock file of a database in
+// use stays: removed while a process waits on it, the next process would
+// lock a new file at the path, and two would hold the lock at once.
+func RemoveLock(path string) error {
+	if err := os.Remove(lockName(path)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
 }
