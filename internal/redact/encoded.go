@@ -66,8 +66,14 @@ func (r *Redactor) findEncoded(fs []span, s string, depth int) []span {
 		i = ru.end
 		short := ru.end-ru.start < minBase64 // the last line of a wrapped run
 		if len(group) > 0 && !continues(s, group, ru) {
+			last := group[len(group)-1]
 			flush()
-			if short {
+			if continues(s, []run{last}, ru) {
+				// last starts a run of another width (a line of base64
+				// came before a block wrapped at 70): read it again with
+				// the lines after it.
+				group, n = append(group, last), last.end-last.start
+			} else if short {
 				continue
 			}
 		}

@@ -12,6 +12,7 @@ import (
 // escapes, and three encodings inside each other.
 func TestStringEncodingsPositives(t *testing.T) {
 	env := "DATABASE_URL=postgres://app:s3cr3tP4ss@db/app\nGITHUB_TOKEN=" + fakeGHP + "\n"
+	bot := "the deploy bot's login: GITHUB_TOKEN=" + fakeGHP + "\n" // the token from the 38th byte: on the second line of 50 or 70
 	tests := []struct {
 		name, in, want string
 	}{
@@ -19,6 +20,8 @@ func TestStringEncodingsPositives(t *testing.T) {
 		{"base64 wrapped at 50, indented", "key: |\n    " + strings.ReplaceAll(wrap(b64([]byte(fakePEM)), 50), "\n", "\n    ") + "\nnext: 1",
 			"key: |\n    [REDACTED:private-key]\nnext: 1"},
 		{"base64 wrapped at 37, CRLF", "v\r\n" + strings.ReplaceAll(wrap(b64([]byte(env)), 37), "\n", "\r\n") + "\r\n", "v\r\n[REDACTED:github-token]\r\n"},
+		{"a line of base64 before a block wrapped at 70", "v\n" + b64([]byte("the deploy notes for the release job, in the wiki: ")) + "\n" + wrap(b64([]byte(bot)), 70),
+			"v\n[REDACTED:github-token]"}, // the line before is glued to it, as before a block wrapped at 76
 		{"HTML hex references", "<p>&#x67;&#x68;&#x70;&#x5f;" + fakeGHP[4:] + "</p>", "<p>[REDACTED:github-token]</p>"},
 		{"HTML decimal references every byte", "<td>" + escapeAll(fakeAWSID, "&#%d;") + "</td>", "<td>[REDACTED:aws-access-key]</td>"},
 		{"HTML named and numeric mixed", "ghp&lowbar;" + fakeGHP[4:10] + "&#" + "x" + hex.EncodeToString([]byte(fakeGHP[10:11])) + ";" + fakeGHP[11:],
