@@ -29,13 +29,15 @@
 //     "…"). The pieces go together; the tail never stays behind.
 //   - Secrets written encoded: a run of hex (32 digits or more, 0x or
 //     not), base64 or base64url (16 characters or more, padded or not,
-//     wrapped over lines as base64(1) and PEM write it) whose decoding is
-//     text holding any of the secrets above goes whole, named by the kind
-//     it hides ("[REDACTED:github-token]"); so does the base64 of
-//     user:password after "Basic ". Percent-encoding (ghp%5F…) and the
-//     escapes of JSON, JavaScript, Python and C (\u0067, \u{67}, \x67)
-//     are undone around each escape, and only the secret they spell goes.
-//     Two encodings inside each other are undone, a third is not; at most
+//     wrapped over lines at any width, as base64(1), PEM and other tools
+//     write it) whose decoding is text holding any of the secrets above
+//     goes whole, named by the kind it hides ("[REDACTED:github-token]");
+//     so does the base64 of user:password after "Basic ". Percent-encoding
+//     (ghp%5F…), the escapes of JSON, JavaScript, Python, C and shell
+//     (\u0067, \u{67}, \x67, \147, \U00000067) and the character
+//     references of HTML and XML (&#x67;, &#103;, &lowbar;, &amp;) are
+//     undone around each escape, and only the secret they spell goes.
+//     Three encodings inside each other are undone, a fourth is not; at most
 //     64 KiB is decoded from one run, and what decodes to binary (hashes,
 //     images) is dropped after its first characters.
 //   - Random-looking tokens: at least 20 characters mixing letters and

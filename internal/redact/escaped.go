@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"html"
 	"strings"
 	"unicode/utf8"
 )
@@ -11,8 +12,9 @@ import (
 const escapeContext = 128
 
 // findEscaped finds secrets written with escapes: percent-encoding
-// (ghp%5F…, password%3D…) and the backslash escapes of JSON, JavaScript,
-// Python and C (\u0067hp_…, \x41KIA…, \u{41}). Each window of text around
+// (ghp%5F…, password%3D…), the backslash escapes of JSON, JavaScript,
+// Python, C and shell (\u0067hp_…, \x41KIA…, \u{41}, \101, \U00000041)
+// and the character references of HTML and XML (&#x67;hp&lowbar;…). Each window of text around
 // escapes is unescaped and read by the detectors of [Redactor.findIn];
 // what they find is mapped back to the escaped text, so only the secret
 // goes and the words around it stay.
@@ -67,13 +69,17 @@ func wordEnd(s string, i int) int {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// escapes finds the escapes of s in order. It keeps where the next '%'
-// and the next '\\' are, so that text with many of one and none of the
-// other is scanned once.
+// escapeStarts are the bytes an escape starts with: percent-encoding,
+// backslash escapes and HTML or XML character references.
+const escapeStarts = "%\\&"
+
+// escapes finds the escapes of s in order. It keeps where the next byte of
+// each of [escapeStarts] is, so that text with many of one and none of
+// the others is scanned once.
 type escapes struct {
-	s                  string
-	percent, backslash int // offset of the next one at or after the last search, -1 for none left
-	searched           bool
+	s        string
+	at       [len(escapeStarts)]int // offset of the next one at or after the last search, -1 for none left
+	searched bool
 }
 
 // next returns the offset of the first escape at or after i, or -1. An
@@ -82,17 +88,16 @@ type escapes struct {
 func (sc *escapes) next(i int) int {
 	s := sc.s
 	for {
-		if !sc.searched || sc.percent >= 0 && sc.percent < i {
-			sc.percent = indexFrom(s, '%', i)
-		}
-		if !sc.searched || sc.backslash >= 0 && sc.backslash < i {
-			sc.backslash = indexFrom(s, '\\', i)
+		j := -1
+		for k := range sc.at {
+			if !sc.searched || sc.at[k] >= 0 && sc.at[k] < i {
+				sc.at[k] = indexFrom(s, escapeStarts[k], i)
+			}
+			if sc.at[k] >= 0 && (j < 0 || sc.at[k] < j) {
+				j = sc.at[k]
+			}
 		}
 		sc.searched = true
-		j := sc.percent
-		if j < 0 || sc.backslash >= 0 && sc.backslash < j {
-			j = sc.backslash
-		}
 		switch {
 		case j < 0:
 			return -1
@@ -117,17 +122,24 @@ func indexFrom(s string, c byte, i int) int {
 	return -1
 }
 
-// escapeLen returns the length of the escape at i (%41, \x41, \u0041,
-// \u{41}), or 0 when none starts there.
+// escapeLen returns the length of the escape at i (%41, \x41, \101,
+// \u0041, \u{41}, \U00000041, &#65;, &#x41;, &lowbar;), or 0 when none
+// starts there.
 func escapeLen(s string, i int) int {
 	hexRun := func(j, n int) bool { return j+n <= len(s) && allHex(s[j:j+n]) }
 	switch {
 	case s[i] == '%' && hexRun(i+1, 2):
 		return 3
+	case s[i] == '&':
+		return charRefLen(s, i)
 	case s[i] != '\\' || i+1 >= len(s):
 		return 0
 	case s[i+1] == 'x' && hexRun(i+2, 2):
 		return 4
+	case isOctal(s, i+1):
+		return 4
+	case s[i+1] == 'U' && hexRun(i+2, 8):
+		return 10
 	case s[i+1] != 'u':
 		return 0
 	case hexRun(i+2, 4):
@@ -140,6 +152,55 @@ func escapeLen(s string, i int) int {
 	return 0
 }
 
+// isOctal reports whether s holds the three digits of an octal escape of
+// a byte at i (\101 in C, Python, shell): one or two digits are left out,
+// as they are mostly something else (\0, a regular expression's \1).
+func isOctal(s string, i int) bool {
+	return i+3 <= len(s) && '0' <= s[i] && s[i] <= '3' && isOctalDigit(s[i+1]) && isOctalDigit(s[i+2])
+}
+
+func isOctalDigit(c byte) bool { return '0' <= c && c <= '7' }
+
+// maxRefName is the length of the longest name of an HTML character
+// reference (&CounterClockwiseContourIntegral;).
+const maxRefName = 32
+
+// charRefLen returns the length of the HTML or XML character reference
+// at i: &#65; or &#x41; (the ';' may be left out, as HTML allows) or a
+// named one such as &lowbar; or &amp; (with its ';'), or 0.
+func charRefLen(s string, i int) int {
+	j := i + 1
+	if j < len(s) && s[j] == '#' {
+		j++
+		digit := isDigit
+		if j < len(s) && (s[j] == 'x' || s[j] == 'X') {
+			j, digit = j+1, isHexDigit
+		}
+		k := j
+		for k < len(s) && k-j < 8 && digit(s[k]) {
+			k++
+		}
+		if k == j {
+			return 0
+		}
+		if k < len(s) && s[k] == ';' {
+			k++
+		}
+		return k - i
+	}
+	k := j
+	for k < len(s) && k-j < maxRefName && isAlnum(s[k]) {
+		k++
+	}
+	if k == j || k >= len(s) || s[k] != ';' {
+		return 0
+	}
+	if ref := s[i : k+1]; html.UnescapeString(ref) != ref {
+		return k + 1 - i
+	}
+	return 0
+}
+
 // unescape returns s with its escapes undone, and for each byte of the
 // result (and its end) the offset in s it came from.
 func unescape(s string) (string, []int) {
@@ -148,7 +209,7 @@ func unescape(s string) (string, []int) {
 	at := make([]int, 0, len(s)+1)
 	for i := 0; i < len(s); {
 		n := 0
-		if s[i] == '%' || s[i] == '\\' {
+		if strings.IndexByte(escapeStarts, s[i]) >= 0 {
 			n = escapeLen(s, i)
 		}
 		if s[i] == '\\' && i+1 < len(s) && s[i+1] == '\\' {
@@ -173,10 +234,19 @@ func unescape(s string) (string, []int) {
 	return b.String(), append(at, len(s))
 }
 
-// writeEscaped writes what the escape e stands for: a byte for %41 and
-// \x41, a character in UTF-8 for \u0041 and \u{41}.
+// writeEscaped writes what the escape e stands for: a byte for %41, \x41
+// and \101, a character in UTF-8 for \u0041, \u{41}, \U00000041 and a
+// character reference.
 func writeEscaped(b *strings.Builder, e string) {
-	digits := strings.Trim(e[1:], "xu{}")
+	switch {
+	case e[0] == '&':
+		b.WriteString(html.UnescapeString(e))
+		return
+	case isOctal(e, 1):
+		b.WriteByte((e[1]-'0')<<6 | (e[2]-'0')<<3 | (e[3] - '0'))
+		return
+	}
+	digits := strings.Trim(e[1:], "xuU{}")
 	v := 0
 	for i := 0; i < len(digits); i++ {
 		v = v<<4 | hexValue(digits[i])

@@ -3,6 +3,7 @@ package redact
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -29,6 +30,10 @@ func fuzzSecrets() []struct{ text, mustGo string } {
 		{escapeAll(fakeGHP, "%%%02X"), escapeAll(fakeGHP, "%%%02X")},
 		{escapeAll(fakeAWSID, `\x%02x`), escapeAll(fakeAWSID, `\x%02x`)},
 		{"Basic " + b64([]byte("ci:hunter2")), b64([]byte("ci:hunter2"))},
+		{escapeAll(fakeGHP, "&#x%x;"), escapeAll(fakeGHP, "&#x%x;")[60:]},
+		{escapeAll(fakeAWSID, `\%03o`), escapeAll(fakeAWSID, `\%03o`)[40:]},
+		{escapeAll(fakeGHP, `\U%08x`), escapeAll(fakeGHP, `\U%08x`)[200:]},
+		{escapeAll(b64([]byte(hex.EncodeToString([]byte(fakeGHP)))), "%%%02X"), escapeAll(b64([]byte(hex.EncodeToString([]byte(fakeGHP)))), "%%%02X")[200:]},
 	}...)
 }
 
@@ -108,7 +113,8 @@ func FuzzFind(f *testing.F) {
 // FuzzEncoded checks the decoders on any text: decode never panics, gives
 // text within its bound or nothing, and undoes hex and base64 of text;
 // unescape maps every byte it writes to a byte of its input, in order,
-// and undoes the percent-encoding of text.
+// and undoes the percent-encoding, octal, \U escapes and HTML character
+// references of text.
 func FuzzEncoded(f *testing.F) {
 	f.Add("DB_PASSWORD=hunter2\nGITHUB_TOKEN=" + fakeGHP + "\n")
 	f.Add(fakePEM)
@@ -117,6 +123,10 @@ func FuzzEncoded(f *testing.F) {
 	f.Add(`{"t": "\u0067hp_x", "u": "\u{1F600}", "v": "\uD83D\uDE00", "w": "\\u0041", "x": "\x41\x4"}`)
 	f.Add("https://example.com/a%2Fb?q=hello%20world%21&p=password%3D%zz%4")
 	f.Add("0x414b49415a375158345257324c4d394b44335056")
+	f.Add("<p>&#x67;&#104;p&lowbar;x &amp;amp; &#1 &#x; &CounterClockwiseContourIntegral; &nosuch; &#128;&#xD800;&#99999999;</p>")
+	f.Add(`"\101\113\111\101 \0 \1 \400 \U00000067\U0001F600\U00110000\U0000"`)
+	f.Add(wrap(b64([]byte("the deploy bot's login: GITHUB_TOKEN="+fakeGHP+"\n")), 70))
+	f.Add(escapeAll(b64([]byte(hex.EncodeToString([]byte(fakeAWSID)))), "%%%02X"))
 	f.Fuzz(func(t *testing.T, s string) {
 		if out, ok := decode(nil, []byte(s), false); ok && (len(out) > maxDecoded || !isText(out, false)) {
 			t.Fatalf("decode(%q) = %q: not text within %d bytes", s, out, maxDecoded)
@@ -141,8 +151,39 @@ func FuzzEncoded(f *testing.F) {
 				t.Fatalf("decode(%q) = %q, %v, want %q", enc, out, ok, s)
 			}
 		}
-		if got, _ := unescape(escapeAll(s, "%%%02X")); got != s {
-			t.Fatalf("unescape(percent-encoded %q) = %q", s, got)
+		for _, format := range []string{"%%%02X", `\%03o`} {
+			if got, _ := unescape(escapeAll(s, format)); got != s {
+				t.Fatalf("unescape(%q of %q) = %q", format, s, got)
+			}
+		}
+		for _, format := range []string{"&#%d;", "&#x%X", `\U%08x`} {
+			if c1Control(s) {
+				break // &#128; is the euro sign, as HTML reads it
+			}
+			if got, _ := unescape(escapeRunes(s, format)); got != s {
+				t.Fatalf("unescape(%q of %q) = %q", format, s, got)
+			}
 		}
 	})
+}
+
+// escapeRunes writes each character of s in format: "&#%d;" for HTML,
+// `\U%08x` for Python or C.
+func escapeRunes(s, format string) string {
+	var b strings.Builder
+	for _, r := range s {
+		fmt.Fprintf(&b, format, r)
+	}
+	return b.String()
+}
+
+// c1Control reports whether s holds a character from U+0080 to U+009F,
+// which HTML's numeric references do not write.
+func c1Control(s string) bool {
+	for _, r := range s {
+		if 0x80 <= r && r <= 0x9f {
+			return true
+		}
+	}
+	return false
 }

@@ -55,12 +55,13 @@ type Redactor struct {
 	providers *providerIndex
 	nouns     *nounIndex
 	base64    *[256]bool // the characters of base64 and base64url
+	maxDepth  int        // encodings inside each other undone: [maxDepth], or fewer in a benchmark
 }
 
 // New returns a Redactor.
 func New(opts Options) *Redactor {
 	r := &Redactor{entropy: !opts.NoEntropy, bigrams: newBigramTable(), providers: newProviderIndex(), nouns: newNounIndex(),
-		base64: newBase64Table()}
+		base64: newBase64Table(), maxDepth: maxDepth}
 	for _, l := range opts.Literals {
 		if len(l) >= 8 {
 			r.literals = append(r.literals, l)
@@ -140,7 +141,7 @@ func (r *Redactor) find(s string) []span { return r.findIn(s, 0) }
 
 // findIn finds the secrets of s, which depth encodings have been undone
 // to reach: the runs and escapes of s are decoded and read again while
-// depth is below maxDepth.
+// depth is below r.maxDepth.
 func (r *Redactor) findIn(s string, depth int) []span {
 	var fs []span
 	lower := asciiLower(s)
@@ -163,7 +164,7 @@ func (r *Redactor) findIn(s string, depth int) []span {
 			i += j + len(l)
 		}
 	}
-	if depth < maxDepth {
+	if depth < r.maxDepth {
 		fs = r.findEncoded(fs, s, depth)
 		fs = r.findEscaped(fs, s, depth)
 	}

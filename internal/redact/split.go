@@ -206,3 +206,5 @@ func allHex(v string) bool {
 func isHexDigit(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -13,8 +13,10 @@ import (
 
 // encodedTranscriptSecrets are the secrets of testdata/encoded.jsonl,
 // each written in an encoding: base64 (wrapped at 76 columns, as
-// base64(1) writes it), base64 twice, hex, percent-encoding, JSON and
-// Python escapes, an HTTP Basic header and a data: URL of an env file.
+// base64(1) writes it), base64 twice, hex, percent-encoding,
+// JSON, Python, octal and \U escapes, HTML character references, an HTTP
+// Basic header, a data: URL of an env file and the percent-encoding of
+// the base64 of the hex of a token.
 func encodedTranscriptSecrets() map[string]string {
 	ghp := "ghp_" + "8kL2mN9vQ4rT7xW1cB5zH3jF6pS0gA2eY4uI"
 	aws := "AKIA" + "Z7QX4RW2LM9KD3PV"
@@ -23,14 +25,13 @@ func encodedTranscriptSecrets() map[string]string {
 		"QyNTUxOQAAACDkq0Hc3RjsMBVa2Pvuvr1pXDm5zQl9S6T6oYKs6Hkq0wAAAJBbb8TaW2/E\n" +
 		"-----END " + "OPENSSH PRIVATE KEY-----\n"
 	b64 := base64.StdEncoding.EncodeToString
-	var wrapped []string
-	for s := b64([]byte(pem)); s != ""; {
-		n := min(76, len(s))
-		wrapped, s = append(wrapped, s[:n]), s[n:]
-	}
 	return map[string]string{
 		"BASIC":  b64([]byte("ci-bot:" + "Tr0ub4dor" + "&24464")),
-		"PEM64":  strings.Join(wrapped, "\n"),
+		"PEM64":  wrap(b64([]byte(pem)), 76),
+		"HTML":   escapeAll(ghp, "&#x%x;"),
+		"OCT":    escapeAll(aws, `\%03o`),
+		"BIGU":   escapeAll(ghp, `\U%08x`),
+		"THREE":  escapeAll(b64([]byte(hex.EncodeToString([]byte(ghp)))), "%%%02X"),
 		"UESC":   `\u0067` + ghp[1:],
 		"PCT":    strings.ReplaceAll(ghp, "_", "%5F"),
 		"HEX":    hex.EncodeToString([]byte(ghp)),
@@ -71,8 +72,18 @@ func TestTranscriptEncodedSecretsNeverReachTheModel(t *testing.T) {
 	}
 }
 
+// wrap cuts s into lines of n characters, as base64 -w n writes them.
+func wrap(s string, n int) string {
+	var lines []string
+	for s != "" {
+		k := min(n, len(s))
+		lines, s = append(lines, s[:k]), s[k:]
+	}
+	return strings.Join(lines, "\n")
+}
+
 // escapeAll writes each byte of s in format, as a Python bytes literal
-// (\x41) or a URL (%41) can.
+// (\x41), a URL (%41), C (\101) or HTML (&#x41;) can.
 func escapeAll(s, format string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -81,8 +92,13 @@ func escapeAll(s, format string) string {
 	return b.String()
 }
 
-// jsonString is s as a JSON string writes it, without the quotes.
+// jsonString is s as a JSON string writes it, without the quotes; '&',
+// '<' and '>' are written as they are, as the request writes them.
 func jsonString(s string) string {
-	q, _ := json.Marshal(s)
-	return string(q[1 : len(q)-1])
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	q := strings.TrimSuffix(b.String(), "\n")
+	return q[1 : len(q)-1]
 }
