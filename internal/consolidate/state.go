@@ -71,9 +71,13 @@ const maxRecords = 64 << 20
 const maxRecord = 4 << 20
 
 // readJSONL reads the records of a state file, at most its last
-// [maxRecords] bytes; a missing file has none, and a damaged line (a crash
-// mid-write, one past [maxRecord], the one cut by the bound) is skipped.
-func readJSONL[T any](path string) ([]T, error) {
+// [maxRecords] bytes ([readRecords]).
+func readJSONL[T any](path string) ([]T, error) { return readRecords[T](path, maxRecords) }
+
+// readRecords reads the records in the last bound bytes of the file at
+// path; a missing file has none, and a damaged line (a crash mid-write,
+// one past [maxRecord], the one cut by the bound) is skipped.
+func readRecords[T any](path string, bound int64) ([]T, error) {
 	f, fi, err := safefile.OpenOwn(path, -1) // a committed one may be a link to a FIFO, a device, anything
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -82,15 +86,15 @@ func readJSONL[T any](path string) ([]T, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if from := fi.Size() - maxRecords; from > 0 {
+	if from := fi.Size() - bound; from > 0 {
 		// From the byte before the bound: when it ends a line, the
 		// line after it is whole, and only the newline is skipped.
 		if _, err := f.Seek(from-1, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("read %s: %w", path, err)
 		}
 	}
-	r := bufio.NewReaderSize(io.LimitReader(f, maxRecords+1), 64<<10) // a file may grow while it is read
-	if fi.Size() > maxRecords {
+	r := bufio.NewReaderSize(io.LimitReader(f, bound+1), 64<<10) // a file may grow while it is read
+	if fi.Size() > bound {
 		if err := skipLine(r); errors.Is(err, io.EOF) {
 			return nil, nil
 		} else if err != nil {
