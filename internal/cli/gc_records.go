@@ -36,6 +36,26 @@ func pruneRecords(ctx context.Context, f *Factory, apply bool) (*consolidate.Pru
 	return &p, nil
 }
 
+// pruneRecordsDaily prunes the project's records once a day, as the
+// worker does when it starts ([consolidate.Inbox.PruneDaily]). It is side
+// work: a failure is logged, and fails nothing.
+func pruneRecordsDaily(ctx context.Context, f *Factory) {
+	log := f.Log(false)
+	in, err := f.inbox()
+	if err == nil {
+		var p consolidate.Pruned
+		var ok bool
+		p, ok, err = in.PruneDaily(ctx, recordNames(f), f.Now())
+		if ok && p.Sightings.Pruned+p.Links.Pruned > 0 {
+			log.Info("records pruned", "sightings", p.Sightings.Pruned, "links", p.Links.Pruned,
+				"provenance_bytes", p.Sightings.After, "links_bytes", p.Links.After)
+		}
+	}
+	if err != nil {
+		log.Warn("prune the records", "err", err)
+	}
+}
+
 // recordNames lists the memories records may be about, outside the inbox:
 // those of both vaults, read first, then those forgotten from either
 // (a memory moved out is copied there before it leaves its vault).

@@ -263,3 +263,32 @@ func keepLinks(lines [][]byte, drafts map[string]time.Time, now time.Time) []boo
 	}
 	return keep
 }
+
+// PrunedStamp, in the state folder, holds the time the worker last pruned
+// the records (RFC 3339), so that it prunes them at most once a day.
+const PrunedStamp = "records.pruned"
+
+// pruneEvery is how often at most [Inbox.PruneDaily] prunes.
+const pruneEvery = 24 * time.Hour
+
+// PruneDaily is [Inbox.PruneRecords], applied, at most once a day: the
+// worker's, so that the records stay bounded when no one runs gc. It
+// reports whether it pruned. A stamp that cannot be read, or a time after
+// now (a clock set back), counts as due.
+func (in *Inbox) PruneDaily(ctx context.Context, names Names, now time.Time) (Pruned, bool, error) {
+	stamp := filepath.Join(filepath.Dir(in.Dir), PrunedStamp)
+	if data, err := os.ReadFile(stamp); err == nil {
+		last, err := time.Parse(time.RFC3339Nano, string(bytes.TrimSpace(data)))
+		if err == nil && !now.Before(last) && now.Sub(last) < pruneEvery {
+			return Pruned{}, false, nil
+		}
+	}
+	p, err := in.PruneRecords(ctx, names, now, true)
+	if err != nil {
+		return p, false, err
+	}
+	if err := atomicfile.WriteFile(stamp, []byte(now.UTC().Format(time.RFC3339Nano)+"\n"), 0o644); err != nil {
+		return p, true, fmt.Errorf("inbox: prune: %w", err)
+	}
+	return p, true, nil
+}
