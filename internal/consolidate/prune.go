@@ -189,7 +189,7 @@ func pruneFile(path string, apply bool, keep func(lines [][]byte) []bool) (Prune
 		p.Pruned++ // one at least
 	}
 	p.Before, p.After = fi.Size(), int64(len(out))
-	if p.After == p.Before {
+	if p.Pruned == 0 && p.After == p.Before {
 		return p, nil
 	}
 	if !apply {

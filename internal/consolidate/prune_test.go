@@ -270,3 +270,49 @@ func TestReadPastTheBound(t *testing.T) {
 		}
 	}
 }
+
+// FuzzPruneRecords: whatever links.jsonl and provenance.jsonl hold, a
+// prune leaves what the readers give for the waiting draft and the kept
+// memories as it was, and a second prune finds nothing more to drop.
+func FuzzPruneRecords(f *testing.F) {
+	f.Add([]byte(`{"draft":"waiting","memory":"kept-fact","where":"project","kind":"changes","at":"2026-11-30T10:00:00Z"}
+{"draft":"waiting","kind":"closed","at":"2026-12-01T10:00:00Z"}
+{"draft":"gone","memory":"kept-fact","kind":"contradicts","at":"2027-11-30T10:00:00Z"}
+{"draft":"waiting","memory":"kept-fact","where":"project","kind":"contradicts","at":"2027-11-30T10:00:00Z"}
+`), []byte(`{"memory":"kept-fact","where":"project","action":"duplicate","said":"Said again","at":"2027-01-10T10:00:00Z"}
+{"memory":"gone-fact","where":"project","action":"duplicate","at":"2027-01-11T10:00:00Z"}
+{"memory":"waiting","where":"inbox","action":"drafted","said":"this draft","at":"2027-12-01T09:59:00Z","reasons":["inferred"]}
+{"memory":"waiting","where":"inbox","action":"drafted","at":"2027-01-01T00:00:00Z"}
+not a record
+`))
+	now := time.Date(2027, 12, 1, 10, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, links, provenance []byte) {
+		ctx := context.Background()
+		state := t.TempDir()
+		in, err := OpenInbox(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		putDraft(t, in, "waiting", now.Add(-time.Minute))
+		for path, data := range map[string][]byte{in.links: links, in.provenance: provenance} {
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		names := known("kept-fact", "forgotten-fact")
+		before := readers(t, in)
+		if _, err := in.PruneRecords(ctx, names, now, true); err != nil {
+			t.Fatal(err)
+		}
+		if after := readers(t, in); after != before {
+			t.Errorf("after the prune the readers give\n%s\nwant\n%s", after, before)
+		}
+		p, err := in.PruneRecords(ctx, names, now, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Sightings.Pruned+p.Links.Pruned != 0 {
+			t.Errorf("a second prune dropped %d sightings and %d links", p.Sightings.Pruned, p.Links.Pruned)
+		}
+	})
+}
