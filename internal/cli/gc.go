@@ -39,37 +39,48 @@ NAME'). A draft removed is rejected. gc never runs from a hook.
 --apply also prunes the history kept in the state, as the worker does
 when it starts: the injection records of sessions idle for 30 days, and
 the recall counts and verdicts of memories no longer in their vault and
-unchanged for 180 days.`,
+unchanged for 180 days. And it prunes the records beside the inbox, as
+the worker does once a day: the provenance of memories and drafts that
+are nowhere any more (not in a vault, the inbox or forgotten/), and the
+links of drafts reviewed more than 30 days ago. Without --apply, gc says
+how many records would go. --json prints the candidates and the records
+kept and pruned.`,
 		Example: `  mnemo gc
   mnemo gc --json
   mnemo gc --apply`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cands, err := gcCandidates(cmd.Context(), f)
+			ctx := cmd.Context()
+			cands, err := gcCandidates(ctx, f)
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				if cands == nil {
-					cands = []gcCandidate{}
-				}
-				if err := printJSON(f.IO.Out, cands); err != nil {
-					return err
-				}
-			} else {
+			if !asJSON {
 				tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
 				for _, c := range cands {
 					fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Name, c.Where, c.Reason)
 				}
 				tw.Flush()
 			}
-			if !apply {
-				if len(cands) > 0 && !asJSON {
-					fmt.Fprintf(f.IO.ErrOut, "%s; run 'mnemo gc --apply' to remove %s\n", plural.N(len(cands), "candidate", "candidates"), plural.Of(len(cands), "it", "them"))
+			if apply {
+				if err := applyGC(ctx, f, cands); err != nil {
+					return err
 				}
+			} else if len(cands) > 0 && !asJSON {
+				fmt.Fprintf(f.IO.ErrOut, "%s; run 'mnemo gc --apply' to remove %s\n", plural.N(len(cands), "candidate", "candidates"), plural.Of(len(cands), "it", "them"))
+			}
+			recs, err := pruneRecords(ctx, f, apply)
+			if err != nil {
+				return err
+			}
+			if !asJSON {
+				printPruned(f.IO.ErrOut, recs, apply)
 				return nil
 			}
-			return applyGC(cmd.Context(), f, cands)
+			if cands == nil {
+				cands = []gcCandidate{}
+			}
+			return printJSON(f.IO.Out, gcJSON{Candidates: cands, Records: recs, Applied: apply})
 		},
 	}
 	cmd.Flags().BoolVar(&apply, "apply", false, "remove the candidates")

@@ -76,6 +76,7 @@ else the offline heuristic), anthropic, claude-cli, openai or heuristic.`,
 			} else {
 				f.Log(false).Warn("worker: sync the index", "err", err)
 			}
+			pruneRecordsDaily(cmd.Context(), f)
 			c.w.Idle = idle
 			// SIGTERM (a shutdown, a service manager) and SIGINT end the
 			// worker as its idle time does: the job in hand is released

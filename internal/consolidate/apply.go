@@ -30,7 +30,7 @@ var errMoved = errors.New("the memory changed meanwhile")
 func (c *Consolidator) duplicate(ctx context.Context, d decision) (Outcome, error) {
 	best, m := d.best, d.m
 	o := Outcome{Action: Duplicate, Name: best.name, Where: best.where, Existing: best.name, Similarity: best.sim}
-	if err := c.Inbox.Sight(c.sighting(d, Duplicate)); err != nil {
+	if err := c.Inbox.Sight(ctx, c.sighting(d, Duplicate)); err != nil {
 		return o, err
 	}
 	if best.where == "inbox" && m.Confidence > best.mem.Confidence {
@@ -60,7 +60,7 @@ func (c *Consolidator) contradiction(ctx context.Context, d decision) (Outcome, 
 	if err != nil {
 		return o, err
 	}
-	return o, c.Inbox.link(Link{Draft: o.Name, Memory: best.name, Where: best.where, Kind: LinkContradicts, At: c.Now.UTC()})
+	return o, c.Inbox.link(ctx, Link{Draft: o.Name, Memory: best.name, Where: best.where, Kind: LinkContradicts, At: c.Now.UTC()})
 }
 
 // extend updates the memory (or draft) a fact extends with the fact's
@@ -91,7 +91,7 @@ func (c *Consolidator) extend(ctx context.Context, d decision) (Outcome, error) 
 	if err != nil {
 		return o, err
 	}
-	return o, c.Inbox.Sight(c.sighting(d, Extended))
+	return o, c.Inbox.Sight(ctx, c.sighting(d, Extended))
 }
 
 // extended sets old to say what m says, keeping old's name, type, creation
@@ -121,7 +121,7 @@ func (c *Consolidator) propose(ctx context.Context, d decision) (Outcome, error)
 	if err != nil {
 		return o, err
 	}
-	return o, c.Inbox.link(Link{Draft: o.Name, Memory: best.name, Where: best.where, Kind: LinkChanges, At: c.Now.UTC()})
+	return o, c.Inbox.link(ctx, Link{Draft: o.Name, Memory: best.name, Where: best.where, Kind: LinkChanges, At: c.Now.UTC()})
 }
 
 // add writes a new memory to its vault, user facts to the user vault,

@@ -182,7 +182,7 @@ func (c *Consolidator) Add(ctx context.Context, f Fact) (Outcome, error) {
 	o.Rejection = d.rejection()
 	if err == nil && o.Where == "inbox" && (o.Action == Drafted || o.Action == Contradiction || o.Action == Proposed) {
 		o.Reasons = c.reasons(f, d)
-		err = c.recordDraft(f, d, o)
+		err = c.recordDraft(ctx, f, d, o)
 	}
 	return o, err
 }

@@ -62,7 +62,11 @@
 // stated after it: such a fact is a draft whose reason names the
 // rejection ([ReasonTeamRejected]), never dropped without a word.
 //
-// The state records are JSON lines, only ever appended to, one write per
-// record, so processes can add to them at once; a draft's link ends with a
-// "closed" record when the draft is approved or rejected.
+// The state records are JSON lines, appended to one write per record
+// under a lock held shared, so processes can add to them at once; a
+// draft's link ends with a "closed" record when the draft is approved or
+// rejected. What no reader needs any more (the provenance of names in no
+// vault, inbox or forgotten/, links closed a month ago) is pruned by
+// [Inbox.PruneRecords], which holds the lock exclusive and rewrites the
+// file atomically: 'mnemo gc --apply', and the worker once a day.
 package consolidate

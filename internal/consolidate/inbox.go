@@ -24,7 +24,9 @@ import (
 // are written holding the project vault's lock: [Consolidator] takes it
 // when it drafts, [Inbox.Approve] and [Inbox.Reject] take it themselves
 // ([Inbox.LockWith]), so the inbox is safe across processes. The records
-// are appended to, one write each, and need no lock.
+// are appended to, one write each, holding the records' lock shared, so
+// that pruning ([Inbox.PruneRecords]), which holds it exclusive, never
+// replaces a file an append is writing to.
 type Inbox struct {
 	Dir        string       // <state>/inbox
 	rejected   string       // <state>/rejected.jsonl
@@ -224,7 +226,7 @@ func (in *Inbox) Approve(ctx context.Context, v *vault.Vault, name string, now t
 		return "", err
 	}
 	behind := err // the memory is saved; MEMORY.md is behind: the draft goes all the same
-	if err := in.removeLocked(name, now); err != nil {
+	if err := in.removeLocked(ctx, name, now); err != nil {
 		return got, err
 	}
 	return got, behind
@@ -264,11 +266,11 @@ func (in *Inbox) unchanged(name string, seen []byte) error {
 }
 
 // removeLocked takes a reviewed draft out of the inbox and closes its link.
-func (in *Inbox) removeLocked(name string, now time.Time) error {
+func (in *Inbox) removeLocked(ctx context.Context, name string, now time.Time) error {
 	if err := os.Remove(filepath.Join(in.Dir, name+".md")); err != nil {
 		return fmt.Errorf("inbox: %w", err)
 	}
-	return in.closeLink(name, now)
+	return in.closeLink(ctx, name, now)
 }
 
 // approveLocked writes an approved draft into v, whose lock the caller
@@ -330,7 +332,7 @@ func (in *Inbox) Reject(ctx context.Context, name, reason string, now time.Time)
 			return fmt.Errorf("inbox: record rejection: %w", err)
 		}
 	}
-	return in.removeLocked(name, now)
+	return in.removeLocked(ctx, name, now)
 }
 
 // rejections returns what was rejected, read from each file again only

@@ -22,10 +22,10 @@ func (c *Consolidator) ProposeChange(ctx context.Context, where string, changed 
 	if err != nil {
 		return o, err
 	}
-	if err := c.Inbox.link(Link{Draft: o.Name, Memory: target, Where: where, Kind: LinkChanges, At: c.Now.UTC()}); err != nil {
+	if err := c.Inbox.link(ctx, Link{Draft: o.Name, Memory: target, Where: where, Kind: LinkChanges, At: c.Now.UTC()}); err != nil {
 		return o, err
 	}
-	return o, c.Inbox.Sight(Sighting{
+	return o, c.Inbox.Sight(ctx, Sighting{
 		Memory: o.Name, Where: "inbox", Action: Drafted, Source: p.Source, Confidence: p.Confidence,
 		Why: p.Why, Said: p.Description, At: c.Now.UTC(), Reasons: []Reason{ReasonProposed, ReasonAgent},
 	})

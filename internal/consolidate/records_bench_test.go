@@ -48,7 +48,7 @@ func BenchmarkInboxReasons(b *testing.B) {
 	}
 	for i := range 20000 {
 		s := Sighting{Memory: fmt.Sprintf("m%d", i%500), Where: "project", Action: Duplicate, Source: "session:s1", At: t0, Said: "The gadget port for service hk3 is 93, found in the service's config."}
-		if err := e.c.Inbox.Sight(s); err != nil {
+		if err := e.c.Inbox.Sight(e.ctx, s); err != nil {
 			b.Fatal(err)
 		}
 	}

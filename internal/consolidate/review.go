@@ -1,6 +1,7 @@
 package consolidate
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -107,8 +108,8 @@ func (c *Consolidator) reasons(f Fact, d decision) []Reason {
 
 // recordDraft records why a fact became the draft o (o.Reasons), and the
 // excerpt of the session it came from.
-func (c *Consolidator) recordDraft(f Fact, d decision, o Outcome) error {
-	return c.Inbox.Sight(Sighting{
+func (c *Consolidator) recordDraft(ctx context.Context, f Fact, d decision, o Outcome) error {
+	return c.Inbox.Sight(ctx, Sighting{
 		Memory: o.Name, Where: "inbox", Action: Drafted, Source: d.m.Source, Confidence: d.m.Confidence,
 		Why: d.m.Why, Said: d.m.Description, At: c.Now.UTC(), Reasons: o.Reasons, Excerpt: excerpt(f.Excerpt),
 		Rejection: d.rejected,
@@ -137,13 +138,24 @@ func (in *Inbox) Drafting(d Draft) (s Sighting, ok bool, err error) {
 	if err != nil {
 		return Sighting{}, false, fmt.Errorf("inbox: %w", err)
 	}
-	since := d.Memory.Created.Truncate(time.Second)
+	since := draftedSince(d.Memory.Created)
 	for _, r := range slices.Backward(all) {
-		if r.Action == Drafted && r.Memory == d.Name && r.Where == "inbox" && !r.At.Before(since) {
+		if isDrafting(r, d.Name, since) {
 			return r, true, nil
 		}
 	}
 	return Sighting{}, false, nil
+}
+
+// draftedSince is the earliest time a record of drafting a draft created
+// at created may have: the header keeps whole seconds.
+func draftedSince(created time.Time) time.Time { return created.Truncate(time.Second) }
+
+// isDrafting reports whether r records the drafting of the draft name,
+// written no earlier than since ([draftedSince]): a record of an earlier
+// draft of the same name is not this one's.
+func isDrafting(r Sighting, name string, since time.Time) bool {
+	return r.Action == Drafted && r.Memory == name && r.Where == "inbox" && !r.At.Before(since)
 }
 
 // Reasons says why d is a draft: what consolidation recorded when it

@@ -2,6 +2,7 @@ package consolidate
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,7 +19,8 @@ import (
 // claims is kept in the state folder beside the inbox, as JSON lines that
 // are only ever appended to: a sighting when a candidate says the same fact
 // again (provenance.jsonl), and a link when a draft is about a memory
-// (links.jsonl). The committed files are not rewritten for either.
+// (links.jsonl). The committed files are not rewritten for either. What
+// no reader needs any more is pruned ([Inbox.PruneRecords], prune.go).
 
 // A Sighting is a candidate that said what a memory already says, or
 // extended it: the provenance of that statement. A fact drafted for
@@ -60,17 +62,26 @@ type Link struct {
 	At     time.Time `json:"at"`
 }
 
-// maxRecords bounds a file of records as read, the team's rejections
-// (which anyone may commit) among them.
+// maxRecords bounds what is read of a file of records, the team's
+// rejections (which anyone may commit) among them: of a longer file the
+// newest records, its last maxRecords bytes, are read. Every reader wants
+// the newest most (a link's replay ends with the newest, a draft's
+// record is its newest), and pruning ([Inbox.PruneRecords]), which reads
+// the whole file, keeps the state's files below it.
 const maxRecords = 64 << 20
 
 // maxRecord bounds one record (line) as read: a longer line is skipped.
 const maxRecord = 4 << 20
 
-// readJSONL reads the records of a state file; a missing file has none,
-// and a damaged line (a crash mid-write, one past [maxRecord]) is skipped.
-func readJSONL[T any](path string) ([]T, error) {
-	f, _, err := safefile.OpenOwn(path, maxRecords) // a committed one may be a link to a FIFO, a device, anything
+// readJSONL reads the records of a state file, at most its last
+// [maxRecords] bytes ([readRecords]).
+func readJSONL[T any](path string) ([]T, error) { return readRecords[T](path, maxRecords) }
+
+// readRecords reads the records in the last bound bytes of the file at
+// path; a missing file has none, and a damaged line (a crash mid-write,
+// one past [maxRecord], the one cut by the bound) is skipped.
+func readRecords[T any](path string, bound int64) ([]T, error) {
+	f, fi, err := safefile.OpenOwn(path, -1) // a committed one may be a link to a FIFO, a device, anything
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -78,17 +89,41 @@ func readJSONL[T any](path string) ([]T, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if from := fi.Size() - bound; from > 0 {
+		// From the byte before the bound: when it ends a line, the
+		// line after it is whole, and only the newline is skipped.
+		if _, err := f.Seek(from-1, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+	}
+	r := bufio.NewReaderSize(io.LimitReader(f, bound+1), 64<<10) // a file may grow while it is read
+	if fi.Size() > bound {
+		if err := skipLine(r); errors.Is(err, io.EOF) {
+			return nil, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+	}
 	var out []T
-	err = eachLine(bufio.NewReaderSize(f, 64<<10), maxRecord, func(line []byte) {
-		var r T
-		if json.Unmarshal(line, &r) == nil {
-			out = append(out, r)
+	err = eachLine(r, maxRecord, func(line []byte) {
+		var v T
+		if json.Unmarshal(line, &v) == nil {
+			out = append(out, v)
 		}
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	return out, nil
+}
+
+// skipLine reads r past its next newline.
+func skipLine(r *bufio.Reader) error {
+	for {
+		if _, err := r.ReadSlice('\n'); !errors.Is(err, bufio.ErrBufferFull) {
+			return err
+		}
+	}
 }
 
 // eachLine calls fn with each line of r (its newline kept) of at most max
@@ -121,8 +156,8 @@ func eachLine(r *bufio.Reader, max int, fn func(line []byte)) error {
 }
 
 // Sight records that a candidate said a memory's fact again.
-func (in *Inbox) Sight(s Sighting) error {
-	if err := safefile.AppendJSON(in.provenance, s, 0o644); err != nil {
+func (in *Inbox) Sight(ctx context.Context, s Sighting) error {
+	if err := in.appendRecord(ctx, in.provenance, s); err != nil {
 		return fmt.Errorf("inbox: record provenance of %s: %w", s.Memory, err)
 	}
 	return nil
@@ -146,8 +181,8 @@ func (in *Inbox) Sightings(memory string) ([]Sighting, error) {
 }
 
 // link records a draft's link to a memory.
-func (in *Inbox) link(l Link) error {
-	if err := safefile.AppendJSON(in.links, l, 0o644); err != nil {
+func (in *Inbox) link(ctx context.Context, l Link) error {
+	if err := in.appendRecord(ctx, in.links, l); err != nil {
 		return fmt.Errorf("inbox: record the link of %s to %s: %w", l.Draft, l.Memory, err)
 	}
 	return nil
@@ -155,11 +190,11 @@ func (in *Inbox) link(l Link) error {
 
 // closeLink records that a draft left the inbox, so that its link no longer
 // holds (and a later draft of the same name has none).
-func (in *Inbox) closeLink(draft string, now time.Time) error {
+func (in *Inbox) closeLink(ctx context.Context, draft string, now time.Time) error {
 	if l, err := in.LinkOf(draft); err != nil || l.Kind == "" {
 		return err
 	}
-	return in.link(Link{Draft: draft, Kind: linkClosed, At: now.UTC()})
+	return in.link(ctx, Link{Draft: draft, Kind: linkClosed, At: now.UTC()})
 }
 
 // Links returns the links of the drafts in the inbox, by draft name.

@@ -2,12 +2,16 @@ package vault
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
+	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/redact"
 	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
@@ -93,6 +97,26 @@ func (v *Vault) moveOutLocked(r Removal, name string) (string, error) {
 		return "", fmt.Errorf("vault: remove %s: record it: %w", name, err)
 	}
 	return dest, v.RemoveLocked(name)
+}
+
+// ForgottenNames returns the names of the memories whose copies are kept
+// in the [ForgottenDir] of the state folder stateDir ([keptName] names
+// each copy): none when there is no such folder.
+func ForgottenNames(stateDir string) ([]string, error) {
+	des, err := os.ReadDir(filepath.Join(stateDir, ForgottenDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("vault: %w", err)
+	}
+	var out []string
+	for _, de := range des {
+		if name, _, ok := strings.Cut(de.Name(), "."); ok && memory.ValidName(name) && strings.HasSuffix(de.Name(), ".md") {
+			out = append(out, name)
+		}
+	}
+	return out, nil
 }
 
 // keptName is the file in dir for a copy of the memory name removed at:

@@ -120,19 +120,29 @@ type Entry struct {
 	Memory *memory.Memory
 }
 
-// List loads every memory in the vault, sorted by name. A file that cannot
-// be read or parsed is reported in problems and skipped: one bad file never
-// hides the others.
-func (v *Vault) List() (entries []Entry, problems []error) {
+// Names returns the names of the memory files in the vault, read or not:
+// a file that cannot be parsed is still the person's memory.
+func (v *Vault) Names() ([]string, error) {
 	des, err := os.ReadDir(v.Dir)
 	if err != nil {
-		return nil, []error{fmt.Errorf("vault: %w", err)}
+		return nil, fmt.Errorf("vault: %w", err)
 	}
 	var names []string
 	for _, de := range des {
 		if n := de.Name(); isMemoryFile(n) {
 			names = append(names, strings.TrimSuffix(n, ".md"))
 		}
+	}
+	return names, nil
+}
+
+// List loads every memory in the vault, sorted by name. A file that cannot
+// be read or parsed is reported in problems and skipped: one bad file never
+// hides the others.
+func (v *Vault) List() (entries []Entry, problems []error) {
+	names, err := v.Names()
+	if err != nil {
+		return nil, []error{err}
 	}
 	results := make([]struct {
 		m   *memory.Memory

@@ -58,7 +58,7 @@ func newFixture(t *testing.T) *fixture {
 	fx.draft("deploy-with-just", "Deploy with just deploy", "Run `just deploy`; make is gone.")
 	fx.draft("ci-runs-on-main-2", "CI runs on every push to main and on tags", "The pipeline is in .ci/run; tags run it too.")
 	// consolidation's record of why and from what it drafted the first
-	if err := fx.in.Sight(consolidate.Sighting{Memory: "prices-are-strings", Where: "inbox", Action: consolidate.Drafted, At: now,
+	if err := fx.in.Sight(context.Background(), consolidate.Sighting{Memory: "prices-are-strings", Where: "inbox", Action: consolidate.Drafted, At: now,
 		Reasons: []consolidate.Reason{consolidate.ReasonInferred, consolidate.ReasonToolOutput},
 		Excerpt: "tool: WebFetch api.example/prices -> ok\n  | {\"price\": \"<b>12.50</b>\"}"}); err != nil {
 		t.Fatal(err)
