@@ -69,6 +69,9 @@ func nameBounds(lower string, i, j int) (int, int) {
 // [ns, ne) of s, if any, given the kind of secret the name announces.
 func assignedValue(s string, ns, ne int, kind string) (int, int, bool) {
 	name := s[ns:ne]
+	if vs, ve, ok := elementValue(s, ns, ne); ok {
+		return vs, ve, secretValue(s[vs:ve], kind, true, false)
+	}
 	i := ne
 	if i < len(s) && (s[i] == '"' || s[i] == '\'') && ns > 0 && s[ns-1] == s[i] {
 		i++ // the closing quote of a quoted key
@@ -101,6 +104,40 @@ func assignedValue(s string, ns, ne int, kind string) (int, int, bool) {
 		return 0, 0, false
 	}
 	return vs, ve, true
+}
+
+// elementValue returns the span of the text of an XML element whose name
+// is at [ns, ne) of s: <password>…</password>, attributes allowed, on one
+// line, spaces around the text left out (Maven's settings.xml, a .NET
+// config, a SOAP header). An element holding others is not one.
+func elementValue(s string, ns, ne int) (int, int, bool) {
+	if ns == 0 || s[ns-1] != '<' || ne >= len(s) {
+		return 0, 0, false
+	}
+	open := ne
+	if s[open] != '>' {
+		if s[open] != ' ' && s[open] != '\t' {
+			return 0, 0, false
+		}
+		gt := strings.IndexAny(s[open:min(len(s), open+maxValue)], "<>\n")
+		if gt < 0 || s[open+gt] != '>' || s[open+gt-1] == '/' {
+			return 0, 0, false // not a start tag on one line, or an empty element
+		}
+		open += gt
+	}
+	vs := open + 1
+	end := strings.IndexAny(s[vs:min(len(s), vs+maxValue+1)], "<\n")
+	if end < 0 || !strings.HasPrefix(s[vs+end:], "</"+s[ns:ne]+">") {
+		return 0, 0, false
+	}
+	ve := vs + end
+	for vs < ve && (s[vs] == ' ' || s[vs] == '\t') {
+		vs++
+	}
+	for ve > vs && (s[ve-1] == ' ' || s[ve-1] == '\t') {
+		ve--
+	}
+	return vs, ve, ve > vs
 }
 
 // authScheme moves past "Bearer " or "Basic " at the start of a quoted

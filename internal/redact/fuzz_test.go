@@ -119,6 +119,7 @@ func FuzzEncoded(f *testing.F) {
 	f.Add("DB_PASSWORD=hunter2\nGITHUB_TOKEN=" + fakeGHP + "\n")
 	f.Add(fakePEM)
 	f.Add("ci:Tr0ub4dor&24464")
+	f.Add("<server><password>Xk9mQ2vLp7</password></server>")
 	f.Add(b64([]byte(fakePEM)))
 	f.Add(`{"t": "\u0067hp_x", "u": "\u{1F600}", "v": "\uD83D\uDE00", "w": "\\u0041", "x": "\x41\x4"}`)
 	f.Add("https://example.com/a%2Fb?q=hello%20world%21&p=password%3D%zz%4")
