@@ -16,6 +16,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/safefile"
+	"github.com/mnemo-dev/mnemo/internal/stamp"
 )
 
 // What the records of the state folder hold, and who reads them, says
@@ -273,21 +274,18 @@ const pruneEvery = 24 * time.Hour
 
 // PruneDaily is [Inbox.PruneRecords], applied, at most once a day: the
 // worker's, so that the records stay bounded when no one runs gc. It
-// reports whether it pruned. A stamp that cannot be read, or a time after
-// now (a clock set back), counts as due.
+// reports whether it pruned. A stamp that cannot be read counts as due,
+// as [stamp.Due] says of a time after now (a clock set back).
 func (in *Inbox) PruneDaily(ctx context.Context, names Names, now time.Time) (Pruned, bool, error) {
-	stamp := filepath.Join(filepath.Dir(in.Dir), PrunedStamp)
-	if data, err := os.ReadFile(stamp); err == nil {
-		last, err := time.Parse(time.RFC3339Nano, string(bytes.TrimSpace(data)))
-		if err == nil && !now.Before(last) && now.Sub(last) < pruneEvery {
-			return Pruned{}, false, nil
-		}
+	path := filepath.Join(filepath.Dir(in.Dir), PrunedStamp)
+	if due, err := stamp.Due(path, now, pruneEvery); err == nil && !due {
+		return Pruned{}, false, nil
 	}
 	p, err := in.PruneRecords(ctx, names, now, true)
 	if err != nil {
 		return p, false, err
 	}
-	if err := atomicfile.WriteFile(stamp, []byte(now.UTC().Format(time.RFC3339Nano)+"\n"), 0o644); err != nil {
+	if err := stamp.Mark(path, now); err != nil {
 		return p, true, fmt.Errorf("inbox: prune: %w", err)
 	}
 	return p, true, nil

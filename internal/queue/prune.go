@@ -2,15 +2,11 @@ package queue
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/mnemo-dev/mnemo/internal/atomicfile"
+	"github.com/mnemo-dev/mnemo/internal/stamp"
 )
 
 // Retention is how long a finished job is kept: 'mnemo queue prune'
@@ -33,37 +29,20 @@ const pruneEvery = 24 * time.Hour
 // jobs it deleted. Dead jobs stay: they wait for a person to retry or drop
 // them. Only the worker calls it, under its lock.
 func (q *Queue) PruneDaily(ctx context.Context, now time.Time) (int, error) {
-	stamp := filepath.Join(filepath.Dir(q.path), PrunedFile)
-	last, err := lastPruned(stamp)
+	path := filepath.Join(filepath.Dir(q.path), PrunedFile)
+	due, err := stamp.Due(path, now, pruneEvery)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("queue: prune: %w", err)
 	}
-	if !last.IsZero() && !now.Before(last) && now.Sub(last) < pruneEvery {
+	if !due {
 		return 0, nil
 	}
 	n, err := q.prune(ctx, now.Add(-Retention), `'done'`)
 	if err != nil {
 		return 0, err
 	}
-	if err := atomicfile.WriteFile(stamp, []byte(formatTime(now)+"\n"), 0o644); err != nil {
+	if err := stamp.Mark(path, now); err != nil {
 		return n, fmt.Errorf("queue: prune: %w", err)
 	}
 	return n, nil
-}
-
-// lastPruned reads the time in the file at path; zero when there is no
-// such file or it holds no time (it is written again).
-func lastPruned(path string) (time.Time, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return time.Time{}, nil
-	}
-	if err != nil {
-		return time.Time{}, fmt.Errorf("queue: prune: %w", err)
-	}
-	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(string(data)))
-	if err != nil {
-		return time.Time{}, nil
-	}
-	return t, nil
 }
