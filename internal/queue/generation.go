@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // A queue.db's generation tells one file at the path from the one a
@@ -52,13 +55,25 @@ const maxReplaced = 3
 // holds a file a repair replaced is rolled back and dropped, with the
 // other idle ones, and f runs again on a new connection. A write that
 // meets damage repairs the file first ([Queue.heal]), once: the stop
-// hook's enqueue then lands in the new file.
+// hook's enqueue then lands in the new file. A write SQLite refused as
+// busy without waiting (see [sqlitefile.IsBusy]) is made again, a little
+// later each time, [busyTries] times at most: one in the race tests of a
+// repair, on a loaded machine, lost an enqueued job.
 func (q *Queue) write(ctx context.Context, f func(tx *sql.Tx) error) error {
-	var err error
-	healed := false
-	for range maxReplaced {
-		err = q.writeOnce(ctx, f)
+	healed, tries, busy := false, 1, 0
+	for {
+		err := q.writeOnce(ctx, f)
 		switch {
+		case sqlitefile.IsBusy(err) && busy < busyTries && ctx.Err() == nil:
+			busy++
+			select {
+			case <-time.After(time.Duration(busy) * busyPause):
+			case <-ctx.Done():
+				return err
+			}
+			continue
+		case tries >= maxReplaced:
+			return err
 		case errors.Is(err, errReplaced):
 		case damaged(err) && !healed && ctx.Err() == nil:
 			if herr := q.heal(ctx, err); herr != nil {
@@ -68,11 +83,20 @@ func (q *Queue) write(ctx context.Context, f func(tx *sql.Tx) error) error {
 		default:
 			return err
 		}
+		tries++
 		q.db.SetMaxIdleConns(0)
 		q.db.SetMaxIdleConns(idleConns)
 	}
-	return err
 }
+
+// busyTries bounds how often a write refused as busy is made again, and
+// busyPause is the wait before the first try again (then twice, three
+// times it): at most 0.3 s in all, and never past the caller's context
+// (a hook's deadline).
+const (
+	busyTries = 5
+	busyPause = 20 * time.Millisecond
+)
 
 // idleConns is how many idle connections a queue keeps: database/sql's
 // default.

@@ -27,6 +27,20 @@ func IsDamaged(err error) bool {
 	return code == sqlite3.SQLITE_NOTADB || code == sqlite3.SQLITE_CORRUPT
 }
 
+// IsBusy reports whether err says SQLite refused a statement because
+// another connection held a lock (SQLITE_BUSY, SQLITE_LOCKED, and their
+// extended codes): one its busy handler could not wait out, as when
+// waiting could deadlock, which the caller is to make again from the start
+// of its transaction.
+func IsBusy(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	code := se.Code() & 0xff
+	return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
+}
+
 // IsMoved reports whether err says a write was refused because the
 // database file was deleted or renamed after the connection opened it
 // (SQLITE_READONLY_DBMOVED): the connection still reads the file it
