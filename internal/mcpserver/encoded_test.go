@@ -3,9 +3,10 @@ package mcpserver_test
 import (
 	"encoding/base64"
 	"encoding/hex"
-	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mnemo-dev/mnemo/internal/redact/encodetest"
 )
 
 // Fake secrets in the encodings an injected agent or a pasted log writes
@@ -30,35 +31,15 @@ var (
 		{"JS hex escape", `'\x41` + fakeAWS[1:] + `'`, "AWS access key"},
 		{"HTTP Basic", "Basic " + b64([]byte("deploy:hunter2")), "password"},
 		{"data URL of a .env", "data:text/plain;base64," + b64([]byte("DB_PASSWORD=hunter2\nPORT=5432\n")), "password"},
-		{"base64 wrapped at 70", wrap(b64([]byte("the deploy bot's login: GITHUB_TOKEN="+fakeGHP+"\n")), 70), "GitHub token"},
-		{"base64 wrapped at 50", wrap(b64([]byte("the deploy bot's login: GITHUB_TOKEN="+fakeGHP+"\n")), 50), "GitHub token"},
+		{"base64 wrapped at 70", encodetest.Wrap(b64([]byte("the deploy bot's login: GITHUB_TOKEN="+fakeGHP+"\n")), 70), "GitHub token"},
+		{"base64 wrapped at 50", encodetest.Wrap(b64([]byte("the deploy bot's login: GITHUB_TOKEN="+fakeGHP+"\n")), 50), "GitHub token"},
 		{"HTML references", "&#x67;&#x68;&#x70;&#x5f;" + fakeGHP[4:], "GitHub token"},
-		{"HTML decimal references", escapeAll(fakeAWS, "&#%d;"), "AWS access key"},
-		{"octal escapes", `"` + escapeAll(fakeAWS, `\%03o`) + `"`, "AWS access key"},
+		{"HTML decimal references", encodetest.EscapeAll(fakeAWS, "&#%d;"), "AWS access key"},
+		{"octal escapes", `"` + encodetest.EscapeAll(fakeAWS, `\%03o`) + `"`, "AWS access key"},
 		{"U escapes", `"\U00000067` + fakeGHP[1:] + `"`, "GitHub token"},
-		{"percent of base64 of hex", escapeAll(b64([]byte(hex.EncodeToString([]byte(fakeGHP)))), "%%%02X"), "GitHub token"},
+		{"percent of base64 of hex", encodetest.EscapeAll(b64([]byte(hex.EncodeToString([]byte(fakeGHP)))), "%%%02X"), "GitHub token"},
 	}
 )
-
-// escapeAll writes each byte of s in format: "&#%d;" for HTML, `\%03o`
-// for a C or shell string, "%%%02X" for a URL.
-func escapeAll(s, format string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		fmt.Fprintf(&b, format, s[i])
-	}
-	return b.String()
-}
-
-// wrap cuts s into lines of n characters, as base64 -w n writes them.
-func wrap(s string, n int) string {
-	var lines []string
-	for s != "" {
-		k := min(n, len(s))
-		lines, s = append(lines, s[:k]), s[k:]
-	}
-	return strings.Join(lines, "\n")
-}
 
 // TestRememberRefusesEncodedSecrets sends secrets encoded (base64,
 // base64url, twice, wrapped at 70 and 50 columns, hex, percent, JSON, JS,

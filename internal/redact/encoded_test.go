@@ -3,32 +3,13 @@ package redact
 import (
 	"encoding/base64"
 	"encoding/hex"
-	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mnemo-dev/mnemo/internal/redact/encodetest"
 )
 
 var b64 = base64.StdEncoding.EncodeToString
-
-// escapeAll writes each byte of s in format: "%%%02X" for a URL, `\x%02x`
-// for a Python or C string, `\u%04x` for JSON.
-func escapeAll(s, format string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		fmt.Fprintf(&b, format, s[i])
-	}
-	return b.String()
-}
-
-// wrap cuts s into lines of n characters, as base64(1) writes them.
-func wrap(s string, n int) string {
-	var lines []string
-	for s != "" {
-		k := min(n, len(s))
-		lines, s = append(lines, s[:k]), s[k:]
-	}
-	return strings.Join(lines, "\n")
-}
 
 func TestStringEncodedPositives(t *testing.T) {
 	env := "DATABASE_URL=postgres://app:s3cr3tP4ss@db/app\nGITHUB_TOKEN=" + fakeGHP + "\n"
@@ -41,22 +22,22 @@ func TestStringEncodedPositives(t *testing.T) {
 		{"base64 twice", "v " + b64([]byte(b64([]byte(fakeGHP)))), "v [REDACTED:github-token]"},
 		{"hex of base64", "v " + hex.EncodeToString([]byte(b64([]byte(fakeGHP)))), "v [REDACTED:github-token]"},
 		{"base64 of a PEM key", "key: " + b64([]byte(fakePEM)), "key: [REDACTED:private-key]"},
-		{"base64 wrapped at 76", "-----\n" + wrap(b64([]byte(fakePEM+"\n")), 76) + "\nend",
+		{"base64 wrapped at 76", "-----\n" + encodetest.Wrap(b64([]byte(fakePEM+"\n")), 76) + "\nend",
 			"-----\n[REDACTED:private-key]\nend"},
-		{"base64 wrapped and indented", "key: |\n  " + strings.ReplaceAll(wrap(b64([]byte(env)), 64), "\n", "\n  ") + "\nnext: 1",
+		{"base64 wrapped and indented", "key: |\n  " + strings.ReplaceAll(encodetest.Wrap(b64([]byte(env)), 64), "\n", "\n  ") + "\nnext: 1",
 			"key: |\n  [REDACTED:github-token]\nnext: 1"},
 		{"hex", "dump " + hex.EncodeToString([]byte(fakeGHP)), "dump [REDACTED:github-token]"},
 		{"hex in a path", "/memories/" + hex.EncodeToString([]byte(fakeGHP)) + ".md", "/memories/[REDACTED:github-token].md"},
 		{"hex after a name", "key_" + hex.EncodeToString([]byte(fakeAWSID)) + " set", "key_[REDACTED:aws-access-key] set"},
 		{"hex upper with 0x", "0x" + strings.ToUpper(hex.EncodeToString([]byte(fakeAWSID))), "[REDACTED:aws-access-key]"},
 		{"percent in a token", strings.ReplaceAll(fakeGHP, "_", "%5F"), "[REDACTED:github-token]"},
-		{"percent every byte", "token=" + escapeAll(fakeGHP, "%%%02X") + "&x=1", "token=[REDACTED:github-token]&x=1"},
+		{"percent every byte", "token=" + encodetest.EscapeAll(fakeGHP, "%%%02X") + "&x=1", "token=[REDACTED:github-token]&x=1"},
 		{"percent-encoded assignment", "q=password%3DTr0ub4dor%2624464&page=2", "q=password%3D[REDACTED:password]&page=2"},
 		{"JSON escape", `{"t": "\u0067` + fakeGHP[1:] + `"}`, `{"t": "[REDACTED:github-token]"}`},
-		{"JSON escapes every byte, in prose", "the admin password is " + escapeAll(fakePassword, `\u%04x`) + " ok",
+		{"JSON escapes every byte, in prose", "the admin password is " + encodetest.EscapeAll(fakePassword, `\u%04x`) + " ok",
 			"the admin password is [REDACTED:password] ok"},
 		{"JS brace escape", `'\u{41}` + fakeAWSID[1:] + `'`, `'[REDACTED:aws-access-key]'`},
-		{"C hex escapes", `b"` + escapeAll(fakeAWSID, `\x%02x`) + `"`, `b"[REDACTED:aws-access-key]"`},
+		{"C hex escapes", `b"` + encodetest.EscapeAll(fakeAWSID, `\x%02x`) + `"`, `b"[REDACTED:aws-access-key]"`},
 		{"Basic header alone", "-H 'X-Registry: Basic " + b64([]byte("ci:hunter2")) + "'", "-H 'X-Registry: Basic [REDACTED:password]'"},
 		{"Authorization Basic", "Authorization: Basic dXNlcjpodW50ZXIy", "Authorization: Basic [REDACTED:password]"},
 		{"Basic of a Stripe key and no password", "basic " + b64([]byte(fakeStripe+":")), "basic [REDACTED:stripe-key]"},
@@ -132,7 +113,7 @@ func TestEncodedJWTUnchanged(t *testing.T) {
 // TestFindEncodedNamesTheKind: a refused write names the secret an
 // encoding hides, on the line where the encoded run starts.
 func TestFindEncodedNamesTheKind(t *testing.T) {
-	text := "line one\nthe dump has " + hex.EncodeToString([]byte(fakeGHP)) + "\nkey:\n" + wrap(b64([]byte(fakePEM)), 76) + "\n"
+	text := "line one\nthe dump has " + hex.EncodeToString([]byte(fakeGHP)) + "\nkey:\n" + encodetest.Wrap(b64([]byte(fakePEM)), 76) + "\n"
 	got := Find(text)
 	want := []Finding{{Kind: "github-token", Line: 2, Column: 14}, {Kind: KindPrivateKey, Line: 4, Column: 1}}
 	if len(got) != len(want) {

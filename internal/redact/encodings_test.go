@@ -4,6 +4,8 @@ import (
 	"encoding/hex"
 	"strings"
 	"testing"
+
+	"github.com/mnemo-dev/mnemo/internal/redact/encodetest"
 )
 
 // TestStringEncodingsPositives: secrets in the encodings the first
@@ -16,25 +18,25 @@ func TestStringEncodingsPositives(t *testing.T) {
 	tests := []struct {
 		name, in, want string
 	}{
-		{"base64 wrapped at 70", "env:\n" + wrap(b64([]byte(env)), 70) + "\nend", "env:\n[REDACTED:github-token]\nend"},
-		{"base64 wrapped at 50, indented", "key: |\n    " + strings.ReplaceAll(wrap(b64([]byte(fakePEM)), 50), "\n", "\n    ") + "\nnext: 1",
+		{"base64 wrapped at 70", "env:\n" + encodetest.Wrap(b64([]byte(env)), 70) + "\nend", "env:\n[REDACTED:github-token]\nend"},
+		{"base64 wrapped at 50, indented", "key: |\n    " + strings.ReplaceAll(encodetest.Wrap(b64([]byte(fakePEM)), 50), "\n", "\n    ") + "\nnext: 1",
 			"key: |\n    [REDACTED:private-key]\nnext: 1"},
-		{"base64 wrapped at 37, CRLF", "v\r\n" + strings.ReplaceAll(wrap(b64([]byte(env)), 37), "\n", "\r\n") + "\r\n", "v\r\n[REDACTED:github-token]\r\n"},
-		{"a line of base64 before a block wrapped at 70", "v\n" + b64([]byte("the deploy notes for the release job, in the wiki: ")) + "\n" + wrap(b64([]byte(bot)), 70),
+		{"base64 wrapped at 37, CRLF", "v\r\n" + strings.ReplaceAll(encodetest.Wrap(b64([]byte(env)), 37), "\n", "\r\n") + "\r\n", "v\r\n[REDACTED:github-token]\r\n"},
+		{"a line of base64 before a block wrapped at 70", "v\n" + b64([]byte("the deploy notes for the release job, in the wiki: ")) + "\n" + encodetest.Wrap(b64([]byte(bot)), 70),
 			"v\n[REDACTED:github-token]"}, // the line before is glued to it, as before a block wrapped at 76
 		{"HTML hex references", "<p>&#x67;&#x68;&#x70;&#x5f;" + fakeGHP[4:] + "</p>", "<p>[REDACTED:github-token]</p>"},
-		{"HTML decimal references every byte", "<td>" + escapeAll(fakeAWSID, "&#%d;") + "</td>", "<td>[REDACTED:aws-access-key]</td>"},
+		{"HTML decimal references every byte", "<td>" + encodetest.EscapeAll(fakeAWSID, "&#%d;") + "</td>", "<td>[REDACTED:aws-access-key]</td>"},
 		{"HTML named and numeric mixed", "ghp&lowbar;" + fakeGHP[4:10] + "&#" + "x" + hex.EncodeToString([]byte(fakeGHP[10:11])) + ";" + fakeGHP[11:],
 			"[REDACTED:github-token]"},
-		{"HTML prose, every byte", "the admin password is " + escapeAll(fakePassword, "&#x%x;") + ".", "the admin password is [REDACTED:password]."},
-		{"octal escapes", `printf '` + escapeAll(fakeGHP, `\%03o`) + `'`, `printf '[REDACTED:github-token]'`},
+		{"HTML prose, every byte", "the admin password is " + encodetest.EscapeAll(fakePassword, "&#x%x;") + ".", "the admin password is [REDACTED:password]."},
+		{"octal escapes", `printf '` + encodetest.EscapeAll(fakeGHP, `\%03o`) + `'`, `printf '[REDACTED:github-token]'`},
 		{"octal escapes in part", `"\101\113\111\101` + fakeAWSID[4:] + `"`, `"[REDACTED:aws-access-key]"`},
-		{"\\U escapes", `s = "` + escapeAll(fakeGHP, `\U%08x`) + `"`, `s = "[REDACTED:github-token]"`},
+		{"\\U escapes", `s = "` + encodetest.EscapeAll(fakeGHP, `\U%08x`) + `"`, `s = "[REDACTED:github-token]"`},
 		{"\\U escape first", `'\U00000041` + fakeAWSID[1:] + `'`, `'[REDACTED:aws-access-key]'`},
-		{"percent of base64 of hex", "q=" + escapeAll(b64([]byte(hex.EncodeToString([]byte(fakeGHP)))), "%%%02X") + "&p=1",
+		{"percent of base64 of hex", "q=" + encodetest.EscapeAll(b64([]byte(hex.EncodeToString([]byte(fakeGHP)))), "%%%02X") + "&p=1",
 			"q=[REDACTED:github-token]&p=1"},
 		{"base64 thrice", "v " + b64([]byte(b64([]byte(b64([]byte(fakeGHP)))))), "v [REDACTED:github-token]"},
-		{"HTML of base64 of hex", "<b>" + escapeAll(b64([]byte(hex.EncodeToString([]byte(fakeAWSID)))), "&#%d;") + "</b>", "<b>[REDACTED:aws-access-key]</b>"},
+		{"HTML of base64 of hex", "<b>" + encodetest.EscapeAll(b64([]byte(hex.EncodeToString([]byte(fakeAWSID)))), "&#%d;") + "</b>", "<b>[REDACTED:aws-access-key]</b>"},
 	}
 	r := New(Options{})
 	for _, tt := range tests {
@@ -55,7 +57,7 @@ func TestStringEncodingsNegatives(t *testing.T) {
 		{"octal file modes", `chmod 0755 and os.FileMode(\0644) and sed 's/\(a\)\1/\2/'`},
 		{"octal of ordinary text", `"\150\145\154\154\157\040\167\157\162\154\144"`},
 		{"\\U of ordinary text", `"\U0001F600 \U00000068\U00000069"`},
-		{"base64 of prose at 70", wrap(b64([]byte(strings.Repeat("the deploy notes say to run make deploy. ", 6))), 70)},
+		{"base64 of prose at 70", encodetest.Wrap(b64([]byte(strings.Repeat("the deploy notes say to run make deploy. ", 6))), 70)},
 		{"two identifiers of one width", "TestDigestSplitsChunksAtTurnBo\nTestRecallRanksAnchoredFilesUp"},
 	}
 	r := New(Options{NoEntropy: true})

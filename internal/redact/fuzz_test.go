@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mnemo-dev/mnemo/internal/redact/encodetest"
 )
 
 // fuzzSecrets are credentials that must be redacted whatever surrounds
@@ -27,13 +29,13 @@ func fuzzSecrets() []struct{ text, mustGo string } {
 		{`"` + fakeGHPHead + `" + "` + fakeGHPTail + `"`, fakeGHPTail},
 		{hex.EncodeToString([]byte(fakeGHP)), hex.EncodeToString([]byte(fakeGHP))},
 		{b64([]byte(b64([]byte(fakeAWSID)))), b64([]byte(b64([]byte(fakeAWSID))))},
-		{escapeAll(fakeGHP, "%%%02X"), escapeAll(fakeGHP, "%%%02X")},
-		{escapeAll(fakeAWSID, `\x%02x`), escapeAll(fakeAWSID, `\x%02x`)},
+		{encodetest.EscapeAll(fakeGHP, "%%%02X"), encodetest.EscapeAll(fakeGHP, "%%%02X")},
+		{encodetest.EscapeAll(fakeAWSID, `\x%02x`), encodetest.EscapeAll(fakeAWSID, `\x%02x`)},
 		{"Basic " + b64([]byte("ci:hunter2")), b64([]byte("ci:hunter2"))},
-		{escapeAll(fakeGHP, "&#x%x;"), escapeAll(fakeGHP, "&#x%x;")[60:]},
-		{escapeAll(fakeAWSID, `\%03o`), escapeAll(fakeAWSID, `\%03o`)[40:]},
-		{escapeAll(fakeGHP, `\U%08x`), escapeAll(fakeGHP, `\U%08x`)[200:]},
-		{escapeAll(b64([]byte(hex.EncodeToString([]byte(fakeGHP)))), "%%%02X"), escapeAll(b64([]byte(hex.EncodeToString([]byte(fakeGHP)))), "%%%02X")[200:]},
+		{encodetest.EscapeAll(fakeGHP, "&#x%x;"), encodetest.EscapeAll(fakeGHP, "&#x%x;")[60:]},
+		{encodetest.EscapeAll(fakeAWSID, `\%03o`), encodetest.EscapeAll(fakeAWSID, `\%03o`)[40:]},
+		{encodetest.EscapeAll(fakeGHP, `\U%08x`), encodetest.EscapeAll(fakeGHP, `\U%08x`)[200:]},
+		{encodetest.EscapeAll(b64([]byte(hex.EncodeToString([]byte(fakeGHP)))), "%%%02X"), encodetest.EscapeAll(b64([]byte(hex.EncodeToString([]byte(fakeGHP)))), "%%%02X")[200:]},
 	}...)
 }
 
@@ -126,8 +128,8 @@ func FuzzEncoded(f *testing.F) {
 	f.Add("0x414b49415a375158345257324c4d394b44335056")
 	f.Add("<p>&#x67;&#104;p&lowbar;x &amp;amp; &#1 &#x; &CounterClockwiseContourIntegral; &nosuch; &#128;&#xD800;&#99999999;</p>")
 	f.Add(`"\101\113\111\101 \0 \1 \400 \U00000067\U0001F600\U00110000\U0000"`)
-	f.Add(wrap(b64([]byte("the deploy bot's login: GITHUB_TOKEN="+fakeGHP+"\n")), 70))
-	f.Add(escapeAll(b64([]byte(hex.EncodeToString([]byte(fakeAWSID)))), "%%%02X"))
+	f.Add(encodetest.Wrap(b64([]byte("the deploy bot's login: GITHUB_TOKEN="+fakeGHP+"\n")), 70))
+	f.Add(encodetest.EscapeAll(b64([]byte(hex.EncodeToString([]byte(fakeAWSID)))), "%%%02X"))
 	f.Fuzz(func(t *testing.T, s string) {
 		if out, ok := decode(nil, []byte(s), false); ok && (len(out) > maxDecoded || !isText(out, false)) {
 			t.Fatalf("decode(%q) = %q: not text within %d bytes", s, out, maxDecoded)
@@ -153,7 +155,7 @@ func FuzzEncoded(f *testing.F) {
 			}
 		}
 		for _, format := range []string{"%%%02X", `\%03o`} {
-			if got, _ := unescape(escapeAll(s, format)); got != s {
+			if got, _ := unescape(encodetest.EscapeAll(s, format)); got != s {
 				t.Fatalf("unescape(%q of %q) = %q", format, s, got)
 			}
 		}

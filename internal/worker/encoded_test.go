@@ -4,11 +4,12 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mnemo-dev/mnemo/internal/redact/encodetest"
 )
 
 // encodedTranscriptSecrets are the secrets of testdata/encoded.jsonl,
@@ -27,16 +28,16 @@ func encodedTranscriptSecrets() map[string]string {
 	b64 := base64.StdEncoding.EncodeToString
 	return map[string]string{
 		"BASIC":  b64([]byte("ci-bot:" + "Tr0ub4dor" + "&24464")),
-		"PEM64":  wrap(b64([]byte(pem)), 76),
-		"HTML":   escapeAll(ghp, "&#x%x;"),
-		"OCT":    escapeAll(aws, `\%03o`),
-		"BIGU":   escapeAll(ghp, `\U%08x`),
-		"THREE":  escapeAll(b64([]byte(hex.EncodeToString([]byte(ghp)))), "%%%02X"),
+		"PEM64":  encodetest.Wrap(b64([]byte(pem)), 76),
+		"HTML":   encodetest.EscapeAll(ghp, "&#x%x;"),
+		"OCT":    encodetest.EscapeAll(aws, `\%03o`),
+		"BIGU":   encodetest.EscapeAll(ghp, `\U%08x`),
+		"THREE":  encodetest.EscapeAll(b64([]byte(hex.EncodeToString([]byte(ghp)))), "%%%02X"),
 		"UESC":   `\u0067` + ghp[1:],
 		"PCT":    strings.ReplaceAll(ghp, "_", "%5F"),
 		"HEX":    hex.EncodeToString([]byte(ghp)),
-		"XESC":   escapeAll(aws, `\x%02x`),
-		"PCTALL": escapeAll("password="+"Tr0ub4dor"+"&24464", "%%%02X"),
+		"XESC":   encodetest.EscapeAll(aws, `\x%02x`),
+		"PCTALL": encodetest.EscapeAll("password="+"Tr0ub4dor"+"&24464", "%%%02X"),
 		"ENV64":  b64([]byte("DATABASE_URL=postgres://app:" + "s3cr3tP4ss@db/app\nAPI_TOKEN=" + ghp + "\n")),
 		"TWICE":  b64([]byte(b64([]byte(aws)))),
 	}
@@ -70,26 +71,6 @@ func TestTranscriptEncodedSecretsNeverReachTheModel(t *testing.T) {
 			}
 		}
 	}
-}
-
-// wrap cuts s into lines of n characters, as base64 -w n writes them.
-func wrap(s string, n int) string {
-	var lines []string
-	for s != "" {
-		k := min(n, len(s))
-		lines, s = append(lines, s[:k]), s[k:]
-	}
-	return strings.Join(lines, "\n")
-}
-
-// escapeAll writes each byte of s in format, as a Python bytes literal
-// (\x41), a URL (%41), C (\101) or HTML (&#x41;) can.
-func escapeAll(s, format string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		fmt.Fprintf(&b, format, s[i])
-	}
-	return b.String()
 }
 
 // jsonString is s as a JSON string writes it, without the quotes; '&',
