@@ -65,6 +65,7 @@ func writeLengths(ctx context.Context, tx *sql.Tx, gen int64) error {
 
 // lengths is the lengths row.
 type lengths struct {
+	gen    int64 // the generation of the sync that wrote it
 	docs   int
 	avg    float64
 	data   []byte
@@ -137,7 +138,7 @@ func (db *DB) search(ctx context.Context, stems []string, q WordQuery) (WordResu
 	}
 	var dropped []string
 	if budget := max(q.CommonDocs, int(q.CommonShare*float64(l.docs))); budget > 0 && len(stems) > 1 {
-		if stems, dropped, err = db.prune(ctx, tx, stems, budget); err != nil {
+		if stems, dropped, err = db.prune(ctx, tx, l.gen, stems, budget); err != nil {
 			return WordResult{}, err
 		}
 	}
@@ -145,16 +146,24 @@ func (db *DB) search(ctx context.Context, stems []string, q WordQuery) (WordResu
 	if err != nil {
 		return WordResult{}, err
 	}
-	hits, err := db.withHeads(ctx, tx, topHits(score, stems, q.Limit))
+	hits, err := db.withHeads(ctx, tx, l.gen, topHits(score, stems, q.Limit))
 	return WordResult{Hits: hits, Dropped: dropped}, err
 }
 
 // prune keeps the rarest stems while the memories holding them add up to
-// at most budget, and always the rarest one, by the df table's counts.
-func (db *DB) prune(ctx context.Context, tx *sql.Tx, stems []string, budget int) (kept, dropped []string, err error) {
-	df, err := db.docFreq(ctx, tx, stems)
-	if err != nil {
-		return nil, nil, err
+// at most budget, and always the rarest one, by the df table's counts at
+// generation gen.
+func (db *DB) prune(ctx context.Context, tx *sql.Tx, gen int64, stems []string, budget int) (kept, dropped []string, err error) {
+	df, missing := db.words.docFreqs(gen, stems)
+	if len(missing) > 0 {
+		read, err := db.docFreq(ctx, tx, missing)
+		if err != nil {
+			return nil, nil, err
+		}
+		db.words.keepDocFreqs(gen, missing, read)
+		for _, s := range missing {
+			df[s] = read[s]
+		}
 	}
 	order := slices.Clone(stems)
 	slices.SortStableFunc(order, func(a, b string) int { return cmp.Compare(df[a], df[b]) })
@@ -180,19 +189,18 @@ func (db *DB) prune(ctx context.Context, tx *sql.Tx, stems []string, budget int)
 func (db *DB) readLengths(ctx context.Context, tx *sql.Tx, f Filter) (*lengths, error) {
 	l := &lengths{}
 	var tokens int
-	var gen int64
 	stmt, err := db.stmt(ctx, "SELECT docs, tokens, gen FROM lengths WHERE k = 1")
 	if err != nil {
 		return nil, fmt.Errorf("index: search: %w", err)
 	}
-	err = tx.StmtContext(ctx, stmt).QueryRowContext(ctx).Scan(&l.docs, &tokens, &gen)
+	err = tx.StmtContext(ctx, stmt).QueryRowContext(ctx).Scan(&l.docs, &tokens, &l.gen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return l, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("index: search: %w", err)
 	}
-	if l.data, err = db.lengthsData(ctx, tx, gen); err != nil {
+	if l.data, err = db.lengthsData(ctx, tx, l.gen); err != nil {
 		return nil, fmt.Errorf("index: search: %w", err)
 	}
 	if l.docs > 0 {
@@ -208,18 +216,14 @@ func (db *DB) readLengths(ctx context.Context, tx *sql.Tx, f Filter) (*lengths, 
 // gen wrote it, from memory when the last search read that one. It is
 // shared: callers must not change it.
 func (db *DB) lengthsData(ctx context.Context, tx *sql.Tx, gen int64) ([]byte, error) {
-	db.lmu.Lock()
-	data, at := db.lengths, db.lengthsAt
-	db.lmu.Unlock()
-	if data != nil && at == gen {
+	if data := db.words.lengthsAt(gen); data != nil {
 		return data, nil
 	}
+	var data []byte
 	if err := tx.QueryRowContext(ctx, "SELECT data FROM lengths WHERE k = 1").Scan(&data); err != nil {
 		return nil, err
 	}
-	db.lmu.Lock()
-	db.lengths, db.lengthsAt = data, gen
-	db.lmu.Unlock()
+	db.words.keepLengths(gen, data)
 	return data, nil
 }
 
@@ -238,9 +242,11 @@ func (db *DB) bm25(ctx context.Context, tx *sql.Tx, stems []string, w Weights, l
 	score := make([]scored, len(l.data)/3)
 	f := termFreqs{freq: make([]float64, len(score)), held: make([]bool, len(score))}
 	for i, s := range stems {
-		if err := f.read(ctx, st, s, &weights); err != nil {
+		occ, err := db.occurrences(ctx, st, l.gen, s)
+		if err != nil {
 			return nil, err
 		}
+		f.set(occ, &weights)
 		l.add(score, &f, i)
 	}
 	return score, nil
@@ -264,23 +270,60 @@ type termFreqs struct {
 	rows []int64
 }
 
-// read sets f to the weighted frequency of stem in each memory holding it.
-func (f *termFreqs) read(ctx context.Context, st *sql.Stmt, stem string, weights *[8]float64) error {
-	for _, r := range f.rows {
-		f.freq[r], f.held[r] = 0, false
+// headsIn returns the heads of ids by row, read in tx at generation gen.
+func (db *DB) headsIn(ctx context.Context, tx *sql.Tx, gen int64, ids []int64) (map[int64]Doc, error) {
+	heads := make(map[int64]Doc, len(ids))
+	if docs, kept, err := db.keptDocs(ctx, tx, gen, ids, true); kept || err != nil {
+		for _, d := range docs {
+			heads[d.ID] = d
+		}
+		return heads, err
 	}
-	f.rows = f.rows[:0]
-	rows, err := st.QueryContext(ctx, stem)
+	rows, err := db.queryIDs(ctx, tx, "SELECT "+headColumns+" FROM memories m"+headJoin+" WHERE m.id IN ", ids)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer rows.Close()
+	for rows.Next() {
+		var d Doc
+		if err := scanHead(rows, &d); err != nil {
+			return nil, err
+		}
+		heads[d.ID] = d
+	}
+	return heads, rows.Err()
+}
+
+// occurrences returns the occurrences of stem at generation gen (see
+// occurrencesQuery), from memory when a search read them at gen, else
+// through st. They are shared: callers must not change them.
+func (db *DB) occurrences(ctx context.Context, st *sql.Stmt, gen int64, stem string) ([]int64, error) {
+	if occ, ok := db.words.occurrences(gen, stem); ok {
+		return occ, nil
+	}
+	occ, err := readOccurrences(ctx, st, stem)
+	if err != nil {
+		return nil, err
+	}
+	db.words.keepOccurrences(gen, stem, occ)
+	return occ, nil
+}
+
+// readOccurrences reads the occurrences of stem through st, which runs
+// occurrencesQuery; none when no memory holds it.
+func readOccurrences(ctx context.Context, st *sql.Stmt, stem string) ([]int64, error) {
+	rows, err := st.QueryContext(ctx, stem)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	occ := []int64{}
 	if !rows.Next() {
-		return rows.Err()
+		return occ, rows.Err()
 	}
 	var list sql.RawBytes // NULL when no memory holds stem
 	if err := rows.Scan(&list); err != nil {
-		return err
+		return nil, err
 	}
 	v := int64(0)
 	for i, c := range list {
@@ -290,12 +333,24 @@ func (f *termFreqs) read(ctx context.Context, st *sql.Stmt, stem string, weights
 				continue
 			}
 		} else if c != ',' {
-			return fmt.Errorf("occurrences of %q: %q in the list", stem, c)
+			return nil, fmt.Errorf("occurrences of %q: %q in the list", stem, c)
 		}
-		f.add(v>>3, weights[v&7])
+		occ = append(occ, v)
 		v = 0
 	}
-	return rows.Err()
+	return occ, rows.Err()
+}
+
+// set sets f to the weighted frequencies of occ, one stem's occurrences,
+// in each memory holding it.
+func (f *termFreqs) set(occ []int64, weights *[8]float64) {
+	for _, r := range f.rows {
+		f.freq[r], f.held[r] = 0, false
+	}
+	f.rows = f.rows[:0]
+	for _, v := range occ {
+		f.add(v>>3, weights[v&7])
+	}
 }
 
 // add adds weight to the frequency of row doc.
@@ -403,8 +458,9 @@ func (h *hitHeap) Pop() any {
 	return x
 }
 
-// withHeads fills in the heads of hits; hits whose row is gone are dropped.
-func (db *DB) withHeads(ctx context.Context, tx *sql.Tx, hits []Hit) ([]Hit, error) {
+// withHeads fills in the heads of hits, read in tx at generation gen;
+// hits whose row is gone are dropped.
+func (db *DB) withHeads(ctx context.Context, tx *sql.Tx, gen int64, hits []Hit) ([]Hit, error) {
 	if len(hits) == 0 {
 		return nil, nil
 	}
@@ -412,20 +468,8 @@ func (db *DB) withHeads(ctx context.Context, tx *sql.Tx, hits []Hit) ([]Hit, err
 	for i, h := range hits {
 		ids[i] = h.ID
 	}
-	rows, err := db.queryIDs(ctx, tx, "SELECT "+headColumns+" FROM memories m"+headJoin+" WHERE m.id IN ", ids)
+	heads, err := db.headsIn(ctx, tx, gen, ids)
 	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	heads := make(map[int64]Doc, len(hits))
-	for rows.Next() {
-		var d Doc
-		if err := scanHead(rows, &d); err != nil {
-			return nil, err
-		}
-		heads[d.ID] = d
-	}
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	out := hits[:0]

@@ -60,9 +60,8 @@ type DB struct {
 	vmu    sync.Mutex   // guards following, and the set of each vectorState
 	vstate *vectorState // what the vectors were when last read (see Vectors)
 
-	lmu       sync.Mutex // guards following
-	lengths   []byte     // the lengths row's data, as the last search read it
-	lengthsAt int64      // the generation of the sync that wrote it
+	words wordCache // what word searches read, kept by generation
+	res   resident  // every row, when the process keeps them (see KeepResident)
 
 	smu    sync.Mutex // guards following
 	synced []Source   // of the last sync: what a repair fills the new index from (see healed)

@@ -43,7 +43,21 @@ type Doc struct {
 // Docs returns the memories with the given ids, in no particular order;
 // ids not in the index are left out.
 func (db *DB) Docs(ctx context.Context, ids []int64) ([]Doc, error) {
-	return retried(ctx, db, func() ([]Doc, error) { return db.docs(ctx, ids, "m.body") })
+	return retried(ctx, db, func() ([]Doc, error) {
+		docs, kept, err := db.keptDocs(ctx, nil, 0, ids, false)
+		if kept || err != nil {
+			return docs, wrapErr("docs", err)
+		}
+		return db.docs(ctx, ids)
+	})
+}
+
+// wrapErr says which read of the index failed; nil stays nil.
+func wrapErr(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("index: %s: %w", what, err)
 }
 
 // Heads returns what ranking needs of the memories with the given ids: the
@@ -56,6 +70,9 @@ func (db *DB) Heads(ctx context.Context, ids []int64) ([]Doc, error) {
 func (db *DB) heads(ctx context.Context, ids []int64) ([]Doc, error) {
 	if len(ids) == 0 {
 		return nil, nil
+	}
+	if docs, kept, err := db.keptDocs(ctx, nil, 0, ids, true); kept || err != nil {
+		return docs, wrapErr("heads", err)
 	}
 	rows, err := db.queryIDs(ctx, nil, "SELECT "+headColumns+" FROM memories m"+headJoin+" WHERE m.id IN ", ids)
 	if err != nil {
@@ -96,16 +113,12 @@ func scanHead(rows *sql.Rows, d *Doc, first ...any) error {
 	return nil
 }
 
-func (db *DB) docs(ctx context.Context, ids []int64, body string) ([]Doc, error) {
+func (db *DB) docs(ctx context.Context, ids []int64) ([]Doc, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	rows, err := db.queryIDs(ctx, nil, `
-		SELECT m.id, m.source, m.name, m.path, m.description, m.type, m.confidence,
-			m.status, m.superseded_by, m.created, m.updated, m.tags, m.files, `+body+`,
-			coalesce(r.times, 0), coalesce(r.last, '')
-		FROM memories m LEFT JOIN history.recall_stats r ON r.source = m.source AND r.name = m.name
-		WHERE m.id IN `, ids)
+	rows, err := db.queryIDs(ctx, nil, "SELECT "+docColumns+", coalesce(r.times, 0), coalesce(r.last, '') FROM memories m"+
+		headJoin+" WHERE m.id IN ", ids)
 	if err != nil {
 		return nil, fmt.Errorf("index: docs: %w", err)
 	}
@@ -113,15 +126,11 @@ func (db *DB) docs(ctx context.Context, ids []int64, body string) ([]Doc, error)
 	var docs []Doc
 	for rows.Next() {
 		var d Doc
-		var typ, status, created, updated, tags, files, last string
-		if err := rows.Scan(&d.ID, &d.Source, &d.Name, &d.Path, &d.Description, &typ,
-			&d.Confidence, &status, &d.SupersededBy, &created, &updated, &tags, &files,
-			&d.Body, &d.Recalls, &last); err != nil {
+		var last string
+		if err := scanDoc(rows, &d, &d.Recalls, &last); err != nil {
 			return nil, fmt.Errorf("index: docs: %w", err)
 		}
-		d.Type, d.Status = memory.Type(typ), memory.Status(status)
-		d.Created, d.Updated, d.LastRecalled = parseTime(created), parseTime(updated), parseTime(last)
-		d.Tags, d.Files = strings.Fields(tags), splitLines(files)
+		d.LastRecalled = parseTime(last)
 		docs = append(docs, d)
 	}
 	if err := rows.Err(); err != nil {

@@ -211,9 +211,8 @@ func (db *DB) reconnect() {
 	db.vmu.Lock()
 	db.vstate = nil
 	db.vmu.Unlock()
-	db.lmu.Lock()
-	db.lengths, db.lengthsAt = nil, 0
-	db.lmu.Unlock()
+	db.words.drop()
+	db.dropResident()
 }
 
 // isIOError reports whether err is an SQLite I/O error (SQLITE_IOERR and

@@ -126,12 +126,15 @@ func (db *DB) sync(ctx context.Context, sources []Source) (SyncStats, error) {
 	return st, nil
 }
 
+// generationQuery reads the count of syncs that wrote the index.
+const generationQuery = "SELECT gen FROM lengths WHERE k = 1"
+
 // generation returns the count of syncs that wrote the index.
 func generation(ctx context.Context, q interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 }) (int64, error) {
 	var gen int64
-	err := q.QueryRowContext(ctx, "SELECT gen FROM lengths WHERE k = 1").Scan(&gen)
+	err := q.QueryRowContext(ctx, generationQuery).Scan(&gen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}

@@ -44,6 +44,7 @@ func (s *Server) index(ctx context.Context) (*index.DB, func(), error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		db.KeepResident() // a recall a call: rows from memory (see index.DB.KeepResident)
 		s.db = db
 		first := s.watch == nil
 		if first {

@@ -1,0 +1,9 @@
+package index
+
+// ResidentAt returns the generation of the rows db keeps (see
+// [DB.KeepResident]), 0 when none, and whether it is reading them now.
+func (db *DB) ResidentAt() (gen int64, loading bool) {
+	db.res.mu.Lock()
+	defer db.res.mu.Unlock()
+	return db.res.gen, db.res.loading
+}
