@@ -75,6 +75,9 @@ func load(data string, resident bool, kn kernel) (*Model, error) {
 		return nil, fmt.Errorf("embed: %w", err)
 	}
 	m := &Model{file: f, tok: newTokenizer(f.Pieces, compat)}
+	if resident {
+		m.tok.indexStarts(f.Pieces)
+	}
 	m.weights = sync.OnceValues(func() (*weights, error) {
 		w, err := decodeWeights(f, kn)
 		if err != nil {
@@ -173,7 +176,8 @@ func (m *Model) EmbedQuery(ctx context.Context, text string) ([]float32, error) 
 
 // embedQuery is EmbedQuery reading at most n tokens of text.
 func (m *Model) embedQuery(ctx context.Context, text string, n int) ([]float32, error) {
-	if m.tok.readable(text) < minReadable {
+	ids := m.tok.encode(text)
+	if m.tok.readableAs(text, ids) < minReadable {
 		return nil, nil
 	}
 	w, err := m.weights()
@@ -183,8 +187,7 @@ func (m *Model) embedQuery(ctx context.Context, text string, n int) ([]float32, 
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("embed: %w", err)
 	}
-	ids := m.Tokens(text)
-	return w.encode([][]int32{ids[:min(len(ids), n)]})[0], nil
+	return w.encode([][]int32{ids[:min(len(ids), n, MaxTokens)]})[0], nil
 }
 
 // A Lazy is a [Model] loaded on first use, for a process that may not

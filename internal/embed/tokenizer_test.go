@@ -1,6 +1,7 @@
 package embed
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -40,19 +41,26 @@ func TestParseNFKC(t *testing.T) {
 }
 
 // FuzzTokens checks what holds for any text: ids are in the vocabulary and
-// not reserved, unknown ids never repeat, and without unknown ids the
-// pieces spell the prepared text.
+// not reserved, unknown ids never repeat, without unknown ids the pieces
+// spell the prepared text, and the search that stops at the first text no
+// piece starts with finds what trying every length finds.
 func FuzzTokens(f *testing.F) {
 	for _, c := range readGolden(f).Tokens {
 		f.Add(c.Text)
 	}
-	tok := mustLoad(f).tok
+	m := mustLoad(f)
+	tok := m.tok
 	texts := make([]string, len(tok.score))
 	for s, id := range tok.ids {
 		texts[id] = s
 	}
+	indexed := newTokenizer(m.file.Pieces, tok.compat)
+	indexed.indexStarts(m.file.Pieces)
 	f.Fuzz(func(t *testing.T, text string) {
 		ids := tok.encode(text)
+		if got := indexed.encode(text); !slices.Equal(got, ids) {
+			t.Fatalf("encode(%q) with the starts indexed = %v, want %v as every length finds", text, got, ids)
+		}
 		var spelled strings.Builder
 		unknown := false
 		for i, id := range ids {
