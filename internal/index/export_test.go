@@ -5,5 +5,8 @@ package index
 func (db *DB) ResidentAt() (gen int64, loading bool) {
 	db.res.mu.Lock()
 	defer db.res.mu.Unlock()
+	if db.res.docs == nil {
+		return 0, db.res.loading
+	}
 	return db.res.gen, db.res.loading
 }

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -35,10 +36,14 @@ type resident struct {
 	on atomic.Bool // KeepResident was called
 
 	mu      sync.Mutex     // guards following
-	gen     int64          // the generation docs are of; 0: none
-	docs    map[int64]*Doc // every row, without recall statistics
+	gen     int64          // the generation docs are of
+	docs    map[int64]*Doc // every row, without recall statistics; nil: none kept
 	loading bool           // a goroutine is reading the rows
-	tooBig  int64          // the generation found past maxResidentBytes
+	// skip is set when the rows of generation skipGen are not kept: past
+	// maxResidentBytes, or never synced (0). They are not read again
+	// until another generation is seen.
+	skip    bool
+	skipGen int64
 }
 
 // KeepResident makes db keep every memory's row in memory from now on,
@@ -46,20 +51,15 @@ type resident struct {
 // [maxResidentBytes]. What the calls return does not change.
 func (db *DB) KeepResident() { db.res.on.Store(true) }
 
-// residentDocs returns the kept rows of the memories ids (sorted,
-// distinct), each without its recall statistics, and true, when what is
-// kept is of generation gen. Otherwise it returns false and, when db
-// keeps rows, starts reading those of gen.
-func (db *DB) residentDocs(gen int64, ids []int64) ([]Doc, bool) {
+// kept returns the kept rows of the memories ids (sorted, distinct),
+// each without its recall statistics, the generation they are of, and
+// whether any are kept.
+func (db *DB) kept(ids []int64) ([]Doc, int64, bool) {
 	r := &db.res
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.gen != gen || r.docs == nil {
-		if !r.loading && r.tooBig != gen {
-			r.loading = true
-			go db.loadResident(gen)
-		}
-		return nil, false
+	if r.docs == nil {
+		return nil, 0, false
 	}
 	docs := make([]Doc, 0, len(ids))
 	for _, id := range ids {
@@ -67,21 +67,29 @@ func (db *DB) residentDocs(gen int64, ids []int64) ([]Doc, bool) {
 			docs = append(docs, *d)
 		}
 	}
-	return docs, true
+	return docs, r.gen, true
 }
 
-// loadResident reads every row, and keeps them when the file is still at
-// generation gen after.
-func (db *DB) loadResident(gen int64) {
+// reload starts reading the rows again, on another goroutine, unless
+// that is under way or the file's generation, gen (0 when not known), is
+// one whose rows are not kept.
+func (db *DB) reload(gen int64) {
+	r := &db.res
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.loading || (r.skip && (gen == 0 || gen == r.skipGen)) {
+		return
+	}
+	r.loading = true
+	go db.loadResident()
+}
+
+// loadResident reads every row, and the generation they are of, and
+// keeps them.
+func (db *DB) loadResident() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	docs, size, err := db.allDocs(ctx)
-	if err == nil && size <= maxResidentBytes {
-		var now int64
-		if now, err = generation(ctx, db.sql); err == nil && now != gen {
-			err = fmt.Errorf("index: resident rows: the index moved to another generation")
-		}
-	}
+	docs, gen, err := db.allDocs(ctx)
 	r := &db.res
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -89,10 +97,10 @@ func (db *DB) loadResident(gen int64) {
 	switch {
 	case err != nil:
 		db.log.Debug("resident rows not kept", "err", err)
-	case size > maxResidentBytes:
-		r.tooBig, r.gen, r.docs = gen, 0, nil
+	case docs == nil || gen == 0:
+		r.skip, r.skipGen, r.docs = true, gen, nil
 	default:
-		r.gen, r.docs = gen, docs
+		r.skip, r.gen, r.docs = false, gen, docs
 	}
 }
 
@@ -100,14 +108,24 @@ func (db *DB) loadResident(gen int64) {
 func (db *DB) dropResident() {
 	r := &db.res
 	r.mu.Lock()
-	r.gen, r.docs, r.tooBig = 0, nil, 0
+	r.gen, r.docs, r.skip, r.skipGen = 0, nil, false, 0
 	r.mu.Unlock()
 }
 
-// allDocs reads every row, without recall statistics, and the bytes of
-// their text.
-func (db *DB) allDocs(ctx context.Context) (map[int64]*Doc, int, error) {
-	rows, err := db.sql.QueryContext(ctx, "SELECT "+docColumns+" FROM memories m")
+// allDocs reads every row, without recall statistics, and the
+// generation they are of, in one read transaction; no rows when their
+// text is past maxResidentBytes.
+func (db *DB) allDocs(ctx context.Context) (map[int64]*Doc, int64, error) {
+	tx, err := db.sql.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, 0, fmt.Errorf("index: resident rows: %w", err)
+	}
+	defer tx.Rollback()
+	gen, err := generation(ctx, tx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("index: resident rows: %w", err)
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT "+docColumns+" FROM memories m")
 	if err != nil {
 		return nil, 0, fmt.Errorf("index: resident rows: %w", err)
 	}
@@ -122,13 +140,13 @@ func (db *DB) allDocs(ctx context.Context) (map[int64]*Doc, int, error) {
 		docs[d.ID] = d
 		size += len(d.Name) + len(d.Path) + len(d.Description) + len(d.Body) + len(d.SupersededBy) + 200
 		if size > maxResidentBytes {
-			return nil, size, nil
+			return nil, gen, nil
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, 0, fmt.Errorf("index: resident rows: %w", err)
 	}
-	return docs, size, nil
+	return docs, gen, nil
 }
 
 // docColumns are what scanDoc reads, from memories m: every field of a
@@ -152,54 +170,71 @@ func scanDoc(rows interface{ Scan(...any) error }, d *Doc, more ...any) error {
 
 // keptDocs returns the documents of ids from what db keeps, with their
 // recall statistics read from the file, and true; or false when db keeps
-// none of the generation the file is at. A head (see [DB.Heads]) has only
-// the fields ranking reads. gen is the generation when the caller read it
-// in tx, else 0 and tx nil: then one statement reads it with the
-// statistics, for a statement's fixed cost (a lock of the file, taken and
-// let go; the check that it is still the file at the path) is most of
-// what a small one costs.
+// none of the generation the file is at, and then starts reading them. A
+// head (see [DB.Heads]) has only the fields ranking reads. gen is the
+// generation when the caller read it in tx, else 0 and tx nil: then the
+// statement that reads the statistics reads it too, for a statement's
+// fixed cost (a lock of the file, taken and let go; the check that it is
+// still the file at the path) is most of what a small one costs. The
+// statistics are read by key, which the kept rows give.
 func (db *DB) keptDocs(ctx context.Context, tx *sql.Tx, gen int64, ids []int64, head bool) ([]Doc, bool, error) {
 	if !db.res.on.Load() || len(ids) == 0 {
 		return nil, false, nil
 	}
 	ids = slices.Clone(ids)
 	slices.Sort(ids)
-	ids = slices.Compact(ids)
+	docs, at, ok := db.kept(slices.Compact(ids))
+	if !ok {
+		db.reload(gen)
+		return nil, false, nil
+	}
+	keys := make([][2]string, len(docs))
+	for i, d := range docs {
+		keys[i] = [2]string{d.Source, d.Name}
+	}
+	list, err := json.Marshal(keys)
+	if err != nil {
+		return nil, false, err
+	}
 	query := recallStatsQuery
 	if gen == 0 {
 		query = generationStatsQuery
 	}
-	rows, err := db.queryIDs(ctx, tx, query, ids)
+	stmt, err := db.stmt(ctx, query)
+	if err != nil {
+		return nil, false, err
+	}
+	if tx != nil {
+		stmt = tx.StmtContext(ctx, stmt)
+	}
+	rows, err := stmt.QueryContext(ctx, string(list))
 	if err != nil {
 		return nil, false, err
 	}
 	defer rows.Close()
-	stats := make(map[int64]stat)
+	stats := make(map[Key]stat)
 	for rows.Next() {
-		var id int64
+		var k Key
 		var s stat
-		if err := rows.Scan(&id, &s.times, &s.last); err != nil {
+		if err := rows.Scan(&k.Source, &k.Name, &s.times, &s.last); err != nil {
 			return nil, false, err
 		}
-		if id == generationRow {
-			gen = int64(s.times)
+		if k.Source == "" { // the generation's row
+			gen = s.times
 			continue
 		}
-		stats[id] = s
+		stats[k] = s
 	}
 	if err := rows.Err(); err != nil {
 		return nil, false, err
 	}
-	if gen == 0 {
-		return nil, false, nil // never synced
-	}
-	docs, ok := db.residentDocs(gen, ids)
-	if !ok {
+	if gen != at {
+		db.reload(gen)
 		return nil, false, nil
 	}
 	for i := range docs {
 		d := &docs[i]
-		if s, ok := stats[d.ID]; ok {
+		if s, ok := stats[d.Key]; ok {
 			d.Recalls, d.LastRecalled = int(s.times), parseTime(s.last)
 		}
 		if head {
@@ -215,13 +250,12 @@ type stat struct {
 	last  string
 }
 
-// recallStatsQuery reads the recall statistics of the memories, among
-// those whose rows follow (see [DB.queryIDs]), that have any; and
-// generationStatsQuery the same after a row holding the generation in
-// place of times, whose row is generationRow.
+// recallStatsQuery reads the recall statistics of those memories, of the
+// JSON list of [source, name] pairs it is given, that have any; and
+// generationStatsQuery the same after a row with no source that holds the
+// generation in place of times.
 const (
-	recallStatsQuery = `SELECT m.id, r.times, r.last FROM memories m
-		JOIN history.recall_stats r ON r.source = m.source AND r.name = m.name WHERE m.id IN `
-	generationStatsQuery = `SELECT -1, gen, '' FROM lengths WHERE k = 1 UNION ALL ` + recallStatsQuery
-	generationRow        = -1
+	recallStatsQuery = `SELECT r.source, r.name, r.times, r.last FROM json_each(?) j
+		CROSS JOIN history.recall_stats r ON r.source = j.value ->> 0 AND r.name = j.value ->> 1`
+	generationStatsQuery = `SELECT '', '', gen, '' FROM lengths WHERE k = 1 UNION ALL ` + recallStatsQuery
 )
