@@ -122,7 +122,7 @@ func (r *Runner) handle(ctx context.Context, w *world, event string, in Input) (
 		if err != nil {
 			return nil, err
 		}
-		return r.output("SessionStart", text, reviewNudge(w)), nil
+		return r.output("SessionStart", text, startMessage(w)), nil
 	case UserPromptSubmit:
 		text, err := userPromptSubmit(ctx, w, in)
 		return r.output("UserPromptSubmit", text, ""), err
