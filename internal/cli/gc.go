@@ -34,7 +34,9 @@ Nothing is removed without --apply. A memory removed leaves its vault and
 MEMORY.md, and is kept in the state folder's forgotten/ (any secret in it
 redacted), recorded in forgotten.jsonl with the reason: to restore one,
 copy it back into the vault as NAME.md and approve it ('mnemo approve
-NAME'). A draft removed is rejected. gc never runs from a hook.
+NAME'). A draft removed is kept there too, and is not rejected: no one
+judged it, so a fact like it may be proposed again, and one you state is
+kept ('mnemo reject' is what keeps a fact out). gc never runs from a hook.
 
 --apply also prunes the history kept in the state, as the worker does
 when it starts: the injection records of sessions idle for 30 days, and
@@ -139,15 +141,15 @@ func gcCandidates(ctx context.Context, f *Factory) ([]gcCandidate, error) {
 }
 
 func applyGC(ctx context.Context, f *Factory, cands []gcCandidate) error {
-	in, err := f.rejecter(ctx)
+	in, err := f.inbox()
 	if err != nil {
 		return err
 	}
 	log := f.Log(false)
 	for _, c := range cands {
 		switch c.Where {
-		case "inbox":
-			if err := in.Reject(ctx, c.Name, "gc: "+c.Reason, f.Now()); err != nil {
+		case "inbox": // expired, not rejected: no one judged it
+			if _, err := in.Expire(ctx, c.Name, vault.Removal{Vault: "inbox", Reason: c.Reason, Source: "mnemo gc", At: f.Now()}); err != nil {
 				return err
 			}
 		default:
@@ -157,7 +159,7 @@ func applyGC(ctx context.Context, f *Factory, cands []gcCandidate) error {
 		}
 		log.Info("gc removed", "name", c.Name, "where", c.Where, "reason", c.Reason)
 	}
-	fmt.Fprintf(f.IO.ErrOut, "removed %d (memories kept in the state folder's %s/)\n", len(cands), vault.ForgottenDir)
+	fmt.Fprintf(f.IO.ErrOut, "removed %d (memories and drafts kept in the state folder's %s/)\n", len(cands), vault.ForgottenDir)
 	if db, _, err := openSyncedIndex(ctx, f, false); err == nil {
 		pruneHistory(ctx, f, db)
 		db.Close()

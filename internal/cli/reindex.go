@@ -8,7 +8,6 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/plural"
-	"github.com/mnemo-dev/mnemo/internal/safefile"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -35,13 +34,20 @@ MEMORY.md conflicted.`,
 				return err
 			}
 			md := filepath.Join(v.Dir, vault.IndexFile)
-			old, _ := safefile.Read(md, vault.MaxIndexFile) // unreadable: Reindex says why
 			if err := v.Reindex(cmd.Context()); err != nil {
 				return err
 			}
-			if first, last := vault.IndexConflict(old); first > 0 {
-				fmt.Fprintf(f.IO.ErrOut, "%s: a git conflict in lines %d-%d resolved: both sides' lines kept; check the text below mnemo's block\n",
-					displayPath(f, md), first, last)
+			// A conflict resolved is told here, so the next session's start
+			// does not tell it again.
+			if state, err := f.StateDir(user); err == nil {
+				r, ok, err := vault.TakeResolved(state)
+				if err != nil {
+					fmt.Fprintf(f.IO.ErrOut, "mnemo: %v\n", err)
+				}
+				if ok {
+					fmt.Fprintf(f.IO.ErrOut, "%s: a git conflict in lines %d-%d resolved: both sides' lines kept; check the text below mnemo's block\n",
+						displayPath(f, r.Index), r.First, r.Last)
+				}
 			}
 			// The search index too, rebuilt from every file: a sync skips
 			// a file edited in place with its size and time kept.

@@ -56,6 +56,10 @@
 // lock and act on the draft as it is then. A rejected draft is
 // remembered in rejected.jsonl, and a candidate that says it again (in
 // other words, as long as it names the same values) is not proposed again.
+// A draft that waited past its time and is removed ([Inbox.Expire], 'mnemo
+// gc --apply') is no rejection, since no one judged it: it is kept in the
+// state folder's forgotten/, and the fact it held may be drafted again, or
+// kept when a person states it.
 // A rejection is this person's own when it is in the state folder's file;
 // the team's file, committed, holds everyone's ([Rejection.Own]). A
 // teammate's rejection is evidence, not a veto over what this person

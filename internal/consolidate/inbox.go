@@ -150,22 +150,30 @@ func (in *Inbox) List() ([]Draft, error) {
 
 // Load reads one draft.
 func (in *Inbox) Load(name string) (*memory.Memory, error) {
+	data, err := in.read(name)
+	if err != nil {
+		return nil, err
+	}
+	m, err := memory.Parse(filepath.Join(in.Dir, name+".md"), data)
+	if err != nil {
+		return nil, fmt.Errorf("inbox: %w", err)
+	}
+	return m, nil
+}
+
+// read returns the text of one draft's file.
+func (in *Inbox) read(name string) ([]byte, error) {
 	if !memory.ValidName(name) {
 		return nil, fmt.Errorf("inbox: %q is not a memory name", name)
 	}
-	path := filepath.Join(in.Dir, name+".md")
-	data, err := safefile.Read(path, memory.MaxFileSize)
+	data, err := safefile.Read(filepath.Join(in.Dir, name+".md"), memory.MaxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("inbox: %w %s", ErrNoDraft, name)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("inbox: %w", err)
 	}
-	m, err := memory.Parse(path, data)
-	if err != nil {
-		return nil, fmt.Errorf("inbox: %w", err)
-	}
-	return m, nil
+	return data, nil
 }
 
 // Put writes a draft, replacing one of the same name.
@@ -333,6 +341,33 @@ func (in *Inbox) Reject(ctx context.Context, name, reason string, now time.Time)
 		}
 	}
 	return in.removeLocked(ctx, name, now)
+}
+
+// Expire takes out of the inbox a draft that waited past its time, as
+// 'mnemo gc --apply' does. No one judged it, so it is no rejection:
+// nothing goes to rejected.jsonl, this person's or the team's, and a fact
+// like it may be drafted again, or kept when a person states it (a
+// rejection would drop it for good: [vetoes]). Nothing is lost either:
+// the draft is kept as a memory removed from the project vault is, in the
+// state folder's forgotten/, recorded with r's reason
+// ([vault.Vault.KeepLocked]), and its link is closed. Like [Inbox.Reject]
+// it acts holding the project vault's lock, on the draft as it is then. It
+// returns where the copy went.
+func (in *Inbox) Expire(ctx context.Context, name string, r vault.Removal) (string, error) {
+	unlock, err := in.lock(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	data, err := in.read(name)
+	if err != nil {
+		return "", err
+	}
+	dest, err := in.door.KeepLocked(r, name, data)
+	if err != nil {
+		return "", fmt.Errorf("inbox: expire %s: %w", name, err)
+	}
+	return dest, in.removeLocked(ctx, name, r.At)
 }
 
 // rejections returns what was rejected, read from each file again only

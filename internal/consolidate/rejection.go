@@ -51,12 +51,32 @@ func readRejections(own bool) func(path string) ([]rejectedFact, error) {
 		}
 		facts := make([]rejectedFact, 0, len(rs))
 		for _, r := range rs {
+			if expiredByGC(r) {
+				continue
+			}
 			r.Own = own
 			t := r.Description + "\n" + r.Body
 			facts = append(facts, rejectedFact{Rejection: r, text: t, st: parseStatement(t)})
 		}
 		return facts, nil
 	}
+}
+
+// gcExpiry is how the reason of a line began that 'mnemo gc --apply'
+// wrote, before [Inbox.Expire], for a draft it removed: "gc: draft waiting
+// since 2026-11-01".
+const gcExpiry = "gc: draft waiting since "
+
+// expiredByGC reports whether r is such a line: a draft that expired, which
+// no one judged. It is no rejection, neither a veto nor a teammate's
+// evidence, or the fact it held would be dropped when a person states it.
+func expiredByGC(r Rejection) bool {
+	day, ok := strings.CutPrefix(r.Reason, gcExpiry)
+	if !ok {
+		return false
+	}
+	_, err := time.Parse(time.DateOnly, day)
+	return err == nil
 }
 
 // rejection returns the rejection of a draft that said what m says, in

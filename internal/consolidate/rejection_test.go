@@ -1,12 +1,15 @@
 package consolidate
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
 func TestVetoes(t *testing.T) {
@@ -164,5 +167,82 @@ func TestTeamRejectionOfAMemory(t *testing.T) {
 	f.At = t0.Add(time.Hour)
 	if o := e.add(t, f); o.Action != Duplicate || o.Rejection != nil {
 		t.Errorf("Add(%q) again after a teammate's rejection = %+v, want a duplicate naming no rejection", f.Description, o)
+	}
+}
+
+// TestExpireIsNoRejection: a draft that expired (gc) is kept in the state
+// folder's forgotten/ and recorded in neither rejections file, so the fact
+// it held is kept when the person states it later; a line an earlier gc
+// wrote into either file is no rejection either, while a person's own
+// rejection, whatever its reason says, still drops the fact.
+func TestExpireIsNoRejection(t *testing.T) {
+	stated := Fact{Description: "We deploy with make deploy now", Body: "We deploy with make deploy now.",
+		Confidence: 0.9, Stated: true, Source: "session:s2", At: t0.AddDate(0, 1, 0)}
+	inferred := Fact{Description: "We deploy with make deploy", Body: "We deploy with make deploy.",
+		Confidence: 0.6, Source: "session:s1", At: t0}
+	old := Rejection{Name: "we-deploy-with-make-deploy", Description: inferred.Description, Body: inferred.Body,
+		Reason: "gc: draft waiting since 2026-10-01", By: "bob", At: t0.AddDate(0, -1, 0)}
+	with := func(reason string) Rejection {
+		r := old
+		r.Reason = reason
+		return r
+	}
+	tests := []struct {
+		kind      string
+		expire    bool        // the inferred fact is drafted, then expired
+		own, team []Rejection // in the state folder's file, in the team's
+		want      Action
+	}{
+		{kind: "expired", expire: true, want: Added},
+		{kind: "an old gc line of own", own: []Rejection{old}, want: Added},
+		{kind: "an old gc line of the team's", team: []Rejection{old}, want: Added},
+		{kind: "own, a reason that starts like gc's", own: []Rejection{with("gc: draft waiting since we know it is wrong")}, want: Rejected},
+		{kind: "own, the reason gc gives, without gc's prefix", own: []Rejection{with("draft waiting since 2026-10-01")}, want: Rejected},
+	}
+	for _, tt := range tests {
+		t.Run(tt.kind, func(t *testing.T) {
+			e := setup(t)
+			e.c.Inbox.ShareRejections(e.c.Project.Dir).As("bob")
+			state := filepath.Dir(e.c.Inbox.Dir)
+			own, team := filepath.Join(state, "rejected.jsonl"), filepath.Join(e.c.Project.Dir, TeamRejections)
+			for _, r := range tt.own {
+				appendRejection(t, own, r)
+			}
+			for _, r := range tt.team {
+				appendRejection(t, team, r)
+			}
+			if tt.expire {
+				expire(t, e, inferred, state)
+				for _, path := range []string{own, team} {
+					if _, err := os.Stat(path); !os.IsNotExist(err) {
+						t.Errorf("%s exists (%v) after an expiry, want no rejection recorded", path, err)
+					}
+				}
+			}
+			if o := e.add(t, stated); o.Action != tt.want {
+				t.Errorf("Add(%q) = %+v, want %s", stated.Description, o, tt.want)
+			}
+		})
+	}
+}
+
+// expire drafts f and expires the draft, checking that it is kept in
+// forgotten/ of the state folder and that the inbox has it no more.
+func expire(t *testing.T, e *env, f Fact, state string) {
+	t.Helper()
+	o := e.add(t, f)
+	if o.Action != Drafted {
+		t.Fatalf("Add(%q) = %+v, want drafted", f.Description, o)
+	}
+	r := vault.Removal{Vault: "inbox", Reason: "draft waiting since 2026-11-30", Source: "mnemo gc", At: e.c.Now}
+	dest, err := e.c.Inbox.Expire(e.ctx, o.Name, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(dest); err != nil || !strings.Contains(string(data), f.Body) || filepath.Dir(dest) != filepath.Join(state, vault.ForgottenDir) {
+		t.Errorf("the copy %s holds %q, %v; want the draft, in forgotten/", dest, data, err)
+	}
+	if _, err := e.c.Inbox.Expire(e.ctx, o.Name, r); !errors.Is(err, ErrNoDraft) {
+		t.Errorf("Expire(%s) again = %v, want %v", o.Name, err, ErrNoDraft)
 	}
 }

@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,7 +9,44 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
 	"github.com/mnemo-dev/mnemo/internal/plural"
+	"github.com/mnemo-dev/mnemo/internal/vault"
 )
+
+// startMessage is the message for the person (not the model) at a
+// session's start: the git conflicts in MEMORY.md resolved since the last
+// one, then the drafts waiting for review. "" when there is nothing to say.
+func startMessage(w *world) string {
+	var ms []string
+	for _, state := range []string{w.state, w.env.UserStateDir()} {
+		if m := resolvedNote(w, state); m != "" {
+			ms = append(ms, m)
+		}
+	}
+	if m := reviewNudge(w); m != "" {
+		ms = append(ms, m)
+	}
+	return strings.Join(ms, "\n")
+}
+
+// resolvedNote tells the person, once, that a MEMORY.md of the vault whose
+// state folder is state had a git merge conflict, which mnemo resolved
+// keeping both sides' lines when it regenerated the file (a session start,
+// the worker, another command: [vault.TakeResolved]), and how to check.
+// Claude Code loads that file as instructions: the person should know
+// that mnemo rewrote it. "" when there is nothing to tell.
+func resolvedNote(w *world, state string) string {
+	r, ok, err := vault.TakeResolved(state)
+	if err != nil {
+		w.log.Warn("tell of a resolved conflict in MEMORY.md", "err", err)
+	}
+	if !ok {
+		return ""
+	}
+	w.log.Info("told of a resolved conflict in MEMORY.md", "index", r.Index, "first", r.First, "last", r.Last)
+	md := displayDir(w.p.Root, r.Index)
+	return fmt.Sprintf("mnemo: %s had a git merge conflict (lines %d-%d): mnemo kept both sides' lines and regenerated its index; check it with `mnemo lint` and `git diff %s`",
+		md, r.First, r.Last, md)
+}
 
 // nudgeFile keeps, in the state folder, the day the person was last told
 // that drafts wait for review.

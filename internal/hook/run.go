@@ -122,7 +122,11 @@ func (r *Runner) handle(ctx context.Context, w *world, event string, in Input) (
 		if err != nil {
 			return nil, err
 		}
-		return r.output("SessionStart", text, reviewNudge(w)), nil
+		msg := ""
+		if r.showsMessages() { // what is told once is not spent where no one sees it
+			msg = startMessage(w)
+		}
+		return r.output("SessionStart", text, msg), nil
 	case UserPromptSubmit:
 		text, err := userPromptSubmit(ctx, w, in)
 		return r.output("UserPromptSubmit", text, ""), err
@@ -133,6 +137,10 @@ func (r *Runner) handle(ctx context.Context, w *world, event string, in Input) (
 	}
 	return nil, fmt.Errorf("unknown event %q", event)
 }
+
+// showsMessages reports whether the agent shows the person a hook's
+// message (systemMessage): Cursor shows none.
+func (r *Runner) showsMessages() bool { return r.Agent != "cursor" }
 
 // output wraps context for the agent, and a message for the person where
 // the agent shows one (systemMessage); both empty print nothing.

@@ -36,6 +36,7 @@ var (
 		{"HTML references", "&#x67;&#x68;&#x70;&#x5f;" + fakeGHP[4:], "GitHub token"},
 		{"HTML decimal references", encodetest.EscapeAll(fakeAWS, "&#%d;"), "AWS access key"},
 		{"octal escapes", `"` + encodetest.EscapeAll(fakeAWS, `\%03o`) + `"`, "AWS access key"},
+		{"echo -e octal escapes", `echo -e '` + encodetest.EscapeAll(fakeGHP, `\0%03o`) + `'`, "GitHub token"},
 		{"U escapes", `"\U00000067` + fakeGHP[1:] + `"`, "GitHub token"},
 		{"percent of base64 of hex", encodetest.EscapeAll(b64([]byte(hex.EncodeToString([]byte(fakeGHP)))), "%%%02X"), "GitHub token"},
 	}
@@ -43,7 +44,7 @@ var (
 
 // TestRememberRefusesEncodedSecrets sends secrets encoded (base64,
 // base64url, twice, wrapped at 70 and 50 columns, hex, percent, JSON, JS,
-// octal and \U escapes, HTML references, an HTTP Basic header, a data:
+// octal (C's and echo -e's) and \U escapes, HTML references, an HTTP Basic header, a data:
 // URL, percent of base64 of hex) through remember, in each field: every call is
 // refused naming the kind of secret the encoding hides, and no file of
 // the project or the state holds the encoded text.

@@ -34,9 +34,10 @@
 //     goes whole, named by the kind it hides ("[REDACTED:github-token]");
 //     so does the base64 of user:password after "Basic ". Percent-encoding
 //     (ghp%5F…), the escapes of JSON, JavaScript, Python, C and shell
-//     (\u0067, \u{67}, \x67, \147, \U00000067) and the character
-//     references of HTML and XML (&#x67;, &#103;, &lowbar;, &amp;) are
-//     undone around each escape, and only the secret they spell goes.
+//     (\u0067, \u{67}, \x67, \147, echo -e's \0147, \U00000067) and
+//     the character references of HTML and XML (&#x67;, &#103;, &lowbar;,
+//     &amp;) are undone around each escape, and only the secret they spell
+//     goes.
 //     Three encodings inside each other are undone, a fourth is not; at most
 //     64 KiB is decoded from one run, and what decodes to binary (hashes,
 //     images) is dropped after its first characters.

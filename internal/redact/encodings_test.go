@@ -10,8 +10,8 @@ import (
 
 // TestStringEncodingsPositives: secrets in the encodings the first
 // decoders did not read: base64 wrapped at a width that is not a
-// multiple of 4, HTML and XML character references, octal and \U
-// escapes, and three encodings inside each other.
+// multiple of 4, HTML and XML character references, octal (C's \101 and
+// echo -e's \0101) and \U escapes, and three encodings inside each other.
 func TestStringEncodingsPositives(t *testing.T) {
 	env := "DATABASE_URL=postgres://app:s3cr3tP4ss@db/app\nGITHUB_TOKEN=" + fakeGHP + "\n"
 	bot := "the deploy bot's login: GITHUB_TOKEN=" + fakeGHP + "\n" // the token from the 38th byte: on the second line of 50 or 70
@@ -31,6 +31,8 @@ func TestStringEncodingsPositives(t *testing.T) {
 		{"HTML prose, every byte", "the admin password is " + encodetest.EscapeAll(fakePassword, "&#x%x;") + ".", "the admin password is [REDACTED:password]."},
 		{"octal escapes", `printf '` + encodetest.EscapeAll(fakeGHP, `\%03o`) + `'`, `printf '[REDACTED:github-token]'`},
 		{"octal escapes in part", `"\101\113\111\101` + fakeAWSID[4:] + `"`, `"[REDACTED:aws-access-key]"`},
+		{"echo -e octal escapes", `echo -e '` + encodetest.EscapeAll(fakeGHP, `\0%03o`) + `'`, `echo -e '[REDACTED:github-token]'`},
+		{"echo -e octal escapes in part", `printf '%b' '\0101\0113\0111\0101` + fakeAWSID[4:] + `'`, `printf '%b' '[REDACTED:aws-access-key]'`},
 		{"\\U escapes", `s = "` + encodetest.EscapeAll(fakeGHP, `\U%08x`) + `"`, `s = "[REDACTED:github-token]"`},
 		{"\\U escape first", `'\U00000041` + fakeAWSID[1:] + `'`, `'[REDACTED:aws-access-key]'`},
 		{"percent of base64 of hex", "q=" + encodetest.EscapeAll(b64([]byte(hex.EncodeToString([]byte(fakeGHP)))), "%%%02X") + "&p=1",
@@ -56,6 +58,8 @@ func TestStringEncodingsNegatives(t *testing.T) {
 		{"URL query with ampersands", "https://example.com/a?x=1&lang=en&amp=2&sort=desc"},
 		{"octal file modes", `chmod 0755 and os.FileMode(\0644) and sed 's/\(a\)\1/\2/'`},
 		{"octal of ordinary text", `"\150\145\154\154\157\040\167\157\162\154\144"`},
+		{"echo -e octal of ordinary text", `echo -e '\0150\0145\0154\0154\0157\0040\0167\0157\0162\0154\0144'`},
+		{"C octal before a digit", `"\0123\0111\0644 \0777"`},
 		{"\\U of ordinary text", `"\U0001F600 \U00000068\U00000069"`},
 		{"base64 of prose at 70", encodetest.Wrap(b64([]byte(strings.Repeat("the deploy notes say to run make deploy. ", 6))), 70)},
 		{"two identifiers of one width", "TestDigestSplitsChunksAtTurnBo\nTestRecallRanksAnchoredFilesUp"},

@@ -13,7 +13,7 @@ const escapeContext = 128
 
 // findEscaped finds secrets written with escapes: percent-encoding
 // (ghp%5F…, password%3D…), the backslash escapes of JSON, JavaScript,
-// Python, C and shell (\u0067hp_…, \x41KIA…, \u{41}, \101, \U00000041)
+// Python, C and shell (\u0067hp_…, \x41KIA…, \u{41}, \101, \0101, \U00000041)
 // and the character references of HTML and XML (&#x67;hp&lowbar;…). Each window of text around
 // escapes is unescaped and read by the detectors of [Redactor.findIn];
 // what they find is mapped back to the escaped text, so only the secret
@@ -123,8 +123,8 @@ func indexFrom(s string, c byte, i int) int {
 }
 
 // escapeLen returns the length of the escape at i (%41, \x41, \101,
-// \u0041, \u{41}, \U00000041, &#65;, &#x41;, &lowbar;), or 0 when none
-// starts there.
+// \0101, \u0041, \u{41}, \U00000041, &#65;, &#x41;, &lowbar;), or 0 when
+// none starts there.
 func escapeLen(s string, i int) int {
 	hexRun := func(j, n int) bool { return j+n <= len(s) && allHex(s[j:j+n]) }
 	switch {
@@ -136,8 +136,8 @@ func escapeLen(s string, i int) int {
 		return 0
 	case s[i+1] == 'x' && hexRun(i+2, 2):
 		return 4
-	case isOctal(s, i+1):
-		return 4
+	case octalDigits(s, i+1) > 0:
+		return 1 + octalDigits(s, i+1)
 	case s[i+1] == 'U' && hexRun(i+2, 8):
 		return 10
 	case s[i+1] != 'u':
@@ -152,11 +152,28 @@ func escapeLen(s string, i int) int {
 	return 0
 }
 
-// isOctal reports whether s holds the three digits of an octal escape of
-// a byte at i (\101 in C, Python, shell): one or two digits are left out,
-// as they are mostly something else (\0, a regular expression's \1).
-func isOctal(s string, i int) bool {
-	return i+3 <= len(s) && '0' <= s[i] && s[i] <= '3' && isOctalDigit(s[i+1]) && isOctalDigit(s[i+2])
+// octalDigits returns how many digits of an octal escape of a byte s
+// holds at i, or 0: three as C, Python and the shell's $'…' write it
+// (\101 for A), or a 0 and three as echo -e and printf's %b write it
+// (\0101). One or two digits are left out, as they are mostly something
+// else (\0, a regular expression's \1). C reads \0101 as \010 and a 1; it
+// is read as echo's, since C rarely writes a control character (the bytes
+// \000 to \037) in octal right before a digit, while echo -e's form
+// writes every byte of a secret so.
+func octalDigits(s string, i int) int {
+	switch {
+	case i+4 <= len(s) && s[i] == '0' && isOctalByte(s[i+1:i+4]):
+		return 4
+	case i+3 <= len(s) && isOctalByte(s[i:i+3]):
+		return 3
+	}
+	return 0
+}
+
+// isOctalByte reports whether d, three characters, are the octal digits of
+// a byte (000 to 377).
+func isOctalByte(d string) bool {
+	return '0' <= d[0] && d[0] <= '3' && isOctalDigit(d[1]) && isOctalDigit(d[2])
 }
 
 func isOctalDigit(c byte) bool { return '0' <= c && c <= '7' }
@@ -234,16 +251,17 @@ func unescape(s string) (string, []int) {
 	return b.String(), append(at, len(s))
 }
 
-// writeEscaped writes what the escape e stands for: a byte for %41, \x41
-// and \101, a character in UTF-8 for \u0041, \u{41}, \U00000041 and a
+// writeEscaped writes what the escape e stands for: a byte for %41, \x41,
+// \101 and \0101, a character in UTF-8 for \u0041, \u{41}, \U00000041 and a
 // character reference.
 func writeEscaped(b *strings.Builder, e string) {
 	switch {
 	case e[0] == '&':
 		b.WriteString(html.UnescapeString(e))
 		return
-	case isOctal(e, 1):
-		b.WriteByte((e[1]-'0')<<6 | (e[2]-'0')<<3 | (e[3] - '0'))
+	case octalDigits(e, 1) > 0:
+		d := e[len(e)-3:] // the last three digits: \101, or \0101's
+		b.WriteByte((d[0]-'0')<<6 | (d[1]-'0')<<3 | (d[2] - '0'))
 		return
 	}
 	digits := strings.Trim(e[1:], "xuU{}")

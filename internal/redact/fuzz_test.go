@@ -34,6 +34,7 @@ func fuzzSecrets() []struct{ text, mustGo string } {
 		{"Basic " + b64([]byte("ci:hunter2")), b64([]byte("ci:hunter2"))},
 		{encodetest.EscapeAll(fakeGHP, "&#x%x;"), encodetest.EscapeAll(fakeGHP, "&#x%x;")[60:]},
 		{encodetest.EscapeAll(fakeAWSID, `\%03o`), encodetest.EscapeAll(fakeAWSID, `\%03o`)[40:]},
+		{encodetest.EscapeAll(fakeGHP, `\0%03o`), encodetest.EscapeAll(fakeGHP, `\0%03o`)[100:]},
 		{encodetest.EscapeAll(fakeGHP, `\U%08x`), encodetest.EscapeAll(fakeGHP, `\U%08x`)[200:]},
 		{encodetest.EscapeAll(b64([]byte(hex.EncodeToString([]byte(fakeGHP)))), "%%%02X"), encodetest.EscapeAll(b64([]byte(hex.EncodeToString([]byte(fakeGHP)))), "%%%02X")[200:]},
 	}...)
@@ -115,8 +116,8 @@ func FuzzFind(f *testing.F) {
 // FuzzEncoded checks the decoders on any text: decode never panics, gives
 // text within its bound or nothing, and undoes hex and base64 of text;
 // unescape maps every byte it writes to a byte of its input, in order,
-// and undoes the percent-encoding, octal, \U escapes and HTML character
-// references of text.
+// and undoes the percent-encoding, octal (C's and echo -e's), \U escapes
+// and HTML character references of text.
 func FuzzEncoded(f *testing.F) {
 	f.Add("DB_PASSWORD=hunter2\nGITHUB_TOKEN=" + fakeGHP + "\n")
 	f.Add(fakePEM)
@@ -128,6 +129,7 @@ func FuzzEncoded(f *testing.F) {
 	f.Add("0x414b49415a375158345257324c4d394b44335056")
 	f.Add("<p>&#x67;&#104;p&lowbar;x &amp;amp; &#1 &#x; &CounterClockwiseContourIntegral; &nosuch; &#128;&#xD800;&#99999999;</p>")
 	f.Add(`"\101\113\111\101 \0 \1 \400 \U00000067\U0001F600\U00110000\U0000"`)
+	f.Add(`echo -e '\0101\0113\0111\0101 \0123\0644 \04001 \0777 \00 \\0101 \0101'`)
 	f.Add(encodetest.Wrap(b64([]byte("the deploy bot's login: GITHUB_TOKEN="+fakeGHP+"\n")), 70))
 	f.Add(encodetest.EscapeAll(b64([]byte(hex.EncodeToString([]byte(fakeAWSID)))), "%%%02X"))
 	f.Fuzz(func(t *testing.T, s string) {
@@ -154,7 +156,7 @@ func FuzzEncoded(f *testing.F) {
 				t.Fatalf("decode(%q) = %q, %v, want %q", enc, out, ok, s)
 			}
 		}
-		for _, format := range []string{"%%%02X", `\%03o`} {
+		for _, format := range []string{"%%%02X", `\%03o`, `\0%03o`} {
 			if got, _ := unescape(encodetest.EscapeAll(s, format)); got != s {
 				t.Fatalf("unescape(%q of %q) = %q", format, s, got)
 			}

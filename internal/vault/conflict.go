@@ -2,11 +2,15 @@ package vault
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/safefile"
 )
@@ -130,4 +134,64 @@ func withNewline(line string) string {
 		return line
 	}
 	return line + "\n"
+}
+
+// ResolvedFile is the file of a vault's state folder that notes a git
+// conflict in its MEMORY.md that regenerating the index resolved, until a
+// person is told ([TakeResolved]).
+const ResolvedFile = "index-resolved.json"
+
+// A Resolved is a git conflict in a MEMORY.md that regenerating it
+// resolved by keeping both sides' lines ([RenderIndex]).
+type Resolved struct {
+	Index string `json:"index"` // the MEMORY.md, its path
+	First int    `json:"first"` // the 1-based first and last line of the conflicts
+	Last  int    `json:"last"`
+}
+
+// noteResolved notes, in the vault's state folder, that the MEMORY.md at
+// path had conflicts in lines first to last, resolved: whichever process
+// regenerated it (a hook, the worker, the MCP server, a command), the
+// person is told once ([TakeResolved]). A later resolution replaces the
+// note. A note not kept fails nothing: the file is resolved all the same,
+// and git's diff shows how.
+func (v *Vault) noteResolved(path string, first, last int) {
+	state := v.stateDir()
+	if state == "" {
+		return
+	}
+	data, err := json.Marshal(Resolved{Index: path, First: first, Last: last})
+	if err == nil {
+		_ = atomicfile.WriteFile(filepath.Join(state, ResolvedFile), data, 0o644)
+	}
+}
+
+// maxResolvedFile bounds the note as read.
+const maxResolvedFile = 64 << 10
+
+// TakeResolved returns the note of a git conflict in MEMORY.md resolved
+// since the last call, for the state folder stateDir, and removes it, so
+// that the person is told of each resolution once; ok is false when there
+// is none. Of two processes taking it at once, one gets it. A note that
+// cannot be removed is not returned (telling it every session would be
+// worse than not telling it), nor is one that does not parse; either is
+// an error.
+func TakeResolved(stateDir string) (r Resolved, ok bool, err error) {
+	path := filepath.Join(stateDir, ResolvedFile)
+	data, err := safefile.Read(path, maxResolvedFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Resolved{}, false, nil
+	}
+	if err != nil {
+		return Resolved{}, false, fmt.Errorf("vault: the note of a resolved conflict: %w", err)
+	}
+	if err := os.Remove(path); errors.Is(err, fs.ErrNotExist) {
+		return Resolved{}, false, nil // another process took it meanwhile
+	} else if err != nil {
+		return Resolved{}, false, fmt.Errorf("vault: the note of a resolved conflict: %w", err)
+	}
+	if err := json.Unmarshal(data, &r); err != nil || r.First <= 0 || r.Index == "" {
+		return Resolved{}, false, fmt.Errorf("vault: %s: not a note of a resolved conflict", path)
+	}
+	return r, true, nil
 }

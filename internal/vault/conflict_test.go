@@ -1,6 +1,9 @@
 package vault
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -89,5 +92,63 @@ func TestIndexLinesConflicted(t *testing.T) {
 	got := IndexLines([]byte(in))
 	if !slices.Equal(got, want) {
 		t.Errorf("IndexLines(conflicted) = %q, want %q", got, want)
+	}
+}
+
+// TestTakeResolved: regenerating a MEMORY.md git left conflicted notes the
+// conflict in the state folder, which is taken once; a regeneration with
+// no conflict notes nothing; a note that is not one is an error, and goes.
+func TestTakeResolved(t *testing.T) {
+	const conflicted = "# Memory index\n<<<<<<< HEAD\n- Alice: we release on Tuesdays\n=======\n- Bob: the cluster is in eu-west-1\n>>>>>>> 2525b3a\n"
+	tests := []struct {
+		name   string
+		index  string // MEMORY.md before the reindex; "" for the one Create wrote
+		note   string // a note there before, if not ""
+		want   Resolved
+		wantOK bool
+		err    bool
+	}{
+		{name: "conflicted", index: conflicted, want: Resolved{First: 2, Last: 6}, wantOK: true},
+		{name: "not conflicted"},
+		{name: "not a note", note: "{\"index\":", err: true},
+		{name: "a note of no lines", note: `{"index":"/x/MEMORY.md","first":0}`, err: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, state := filepath.Join(t.TempDir(), ".memory"), t.TempDir()
+			if _, err := Create(dir); err != nil {
+				t.Fatal(err)
+			}
+			v, err := Open(dir, LockPath(state))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.index != "" {
+				writeFile(t, filepath.Join(dir, IndexFile), tt.index)
+			}
+			if tt.note != "" {
+				writeFile(t, filepath.Join(state, ResolvedFile), tt.note)
+			}
+			if err := v.Reindex(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if tt.wantOK {
+				tt.want.Index = filepath.Join(dir, IndexFile)
+			}
+			r, ok, err := TakeResolved(state)
+			if r != tt.want || ok != tt.wantOK || (err != nil) != tt.err {
+				t.Errorf("TakeResolved = %+v, %v, %v; want %+v, %v, error %v", r, ok, err, tt.want, tt.wantOK, tt.err)
+			}
+			if r, ok, err := TakeResolved(state); ok || err != nil {
+				t.Errorf("TakeResolved again = %+v, %v, %v; want nothing: a note is taken once", r, ok, err)
+			}
+		})
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

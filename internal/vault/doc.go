@@ -13,4 +13,8 @@
 // written, so nothing is stored that a reader would refuse, and refuses a
 // memory holding a secret ([Secrets]: by kind, field and line, never the
 // secret). [ScanSecrets] finds the secrets already in a folder.
+//
+// A MEMORY.md git left conflicted is regenerated keeping both sides'
+// lines ([RenderIndex]); whichever process does it notes the resolution in
+// the state folder, for the person to be told once ([TakeResolved]).
 package vault

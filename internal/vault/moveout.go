@@ -28,7 +28,7 @@ const (
 
 // A Removal says why memories leave a vault and by what.
 type Removal struct {
-	Vault  string    // the vault's name in the record: project or user
+	Vault  string    // the vault's name in the record: project or user (inbox for a draft)
 	Reason string    // recorded, with any secret in it redacted
 	Source string    // what took them out: "mnemo rm", "mcp forget"…
 	At     time.Time // the removal's time
@@ -75,6 +75,24 @@ func (v *Vault) MoveOut(ctx context.Context, r Removal, names ...string) ([]stri
 // moveOutLocked takes one memory out, as [Vault.MoveOut] does, holding
 // the lock; it returns where the copy went. MEMORY.md is left as it is.
 func (v *Vault) moveOutLocked(r Removal, name string) (string, error) {
+	data, err := v.ReadFile(name + ".md")
+	if err != nil {
+		return "", err
+	}
+	dest, err := v.KeepLocked(r, name, data)
+	if err != nil {
+		return "", err
+	}
+	return dest, v.RemoveLocked(name)
+}
+
+// KeepLocked keeps data, the text of the memory name, as [Vault.MoveOut]
+// keeps what it takes out: a copy in [ForgottenDir] of the vault's state
+// folder, any secret in it redacted, recorded in [ForgottenLog]. It
+// returns where the copy went. The caller holds the vault's lock: so does
+// the inbox of drafts (package consolidate) when it keeps a draft that
+// expired.
+func (v *Vault) KeepLocked(r Removal, name string, data []byte) (string, error) {
 	state := v.stateDir()
 	if state == "" {
 		return "", fmt.Errorf("vault: %s has no state folder to keep removed memories in", v.display)
@@ -82,10 +100,6 @@ func (v *Vault) moveOutLocked(r Removal, name string) (string, error) {
 	dir := filepath.Join(state, ForgottenDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("vault: keep removed memories: %w", err)
-	}
-	data, err := v.ReadFile(name + ".md")
-	if err != nil {
-		return "", err
 	}
 	at := r.At.UTC()
 	dest := keptName(dir, name, at)
@@ -96,7 +110,7 @@ func (v *Vault) moveOutLocked(r Removal, name string) (string, error) {
 	if err := safefile.AppendJSON(filepath.Join(state, ForgottenLog), rec, 0o644); err != nil {
 		return "", fmt.Errorf("vault: remove %s: record it: %w", name, err)
 	}
-	return dest, v.RemoveLocked(name)
+	return dest, nil
 }
 
 // ForgottenNames returns the names of the memories whose copies are kept

@@ -357,7 +357,8 @@ func (v *Vault) IndexStale(entries []Entry) bool {
 }
 
 // ReindexLocked regenerates MEMORY.md from the files, writing only when it
-// changes; the caller holds [Vault.Lock].
+// changes; the caller holds [Vault.Lock]. A git conflict it resolves is
+// noted for the person ([TakeResolved]).
 func (v *Vault) ReindexLocked() error {
 	entries, _ := v.List() // an unreadable file has no index line; lint reports it
 	path := filepath.Join(v.Dir, IndexFile)
@@ -371,6 +372,9 @@ func (v *Vault) ReindexLocked() error {
 	}
 	if err := atomicfile.WriteFile(path, next, 0o644); err != nil {
 		return fmt.Errorf("vault: %w", err)
+	}
+	if first, last := IndexConflict(old); first > 0 {
+		v.noteResolved(path, first, last)
 	}
 	return nil
 }

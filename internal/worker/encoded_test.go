@@ -15,7 +15,7 @@ import (
 // encodedTranscriptSecrets are the secrets of testdata/encoded.jsonl,
 // each written in an encoding: base64 (wrapped at 76 columns, as
 // base64(1) writes it), base64 twice, hex, percent-encoding,
-// JSON, Python, octal and \U escapes, HTML character references, an HTTP
+// JSON, Python, octal (C's and echo -e's) and \U escapes, HTML character references, an HTTP
 // Basic header, a data: URL of an env file and the percent-encoding of
 // the base64 of the hex of a token.
 func encodedTranscriptSecrets() map[string]string {
@@ -31,6 +31,7 @@ func encodedTranscriptSecrets() map[string]string {
 		"PEM64":  encodetest.Wrap(b64([]byte(pem)), 76),
 		"HTML":   encodetest.EscapeAll(ghp, "&#x%x;"),
 		"OCT":    encodetest.EscapeAll(aws, `\%03o`),
+		"ECHO":   encodetest.EscapeAll(ghp, `\0%03o`),
 		"BIGU":   encodetest.EscapeAll(ghp, `\U%08x`),
 		"THREE":  encodetest.EscapeAll(b64([]byte(hex.EncodeToString([]byte(ghp)))), "%%%02X"),
 		"UESC":   `\u0067` + ghp[1:],

@@ -7,7 +7,7 @@ import (
 
 // EscapeAll writes each byte of s in format: "%%%02X" for a URL,
 // `\x%02x` for a Python or C string, `\u%04x` for JSON, "&#%d;" for HTML,
-// `\%03o` for a C or shell string.
+// `\%03o` for a C or shell string, `\0%03o` for echo -e or printf's %b.
 func EscapeAll(s, format string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
