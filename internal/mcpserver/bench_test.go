@@ -245,6 +245,7 @@ func benchRecallInProcess(b *testing.B, meaning bool) {
 		b.Fatal(err)
 	}
 	defer db.Close()
+	db.KeepResident() // as the server does
 	if _, err := db.Sync(ctx, index.Source{Name: "project", Dir: dir}); err != nil {
 		b.Fatal(err)
 	}
