@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // A Key names one memory across vaults: its source and its name.
@@ -43,14 +44,14 @@ type Doc struct {
 // Docs returns the memories with the given ids, in no particular order;
 // ids not in the index are left out.
 func (db *DB) Docs(ctx context.Context, ids []int64) ([]Doc, error) {
-	return retried(ctx, db, func() ([]Doc, error) { return db.docs(ctx, ids, "m.body") })
+	return sqlitefile.Retried(ctx, db.healed, func() ([]Doc, error) { return db.docs(ctx, ids, "m.body") })
 }
 
 // Heads returns what ranking needs of the memories with the given ids: the
 // key, type, confidence, status, superseded_by, created, updated and recall
 // statistics. The other fields of each Doc are empty.
 func (db *DB) Heads(ctx context.Context, ids []int64) ([]Doc, error) {
-	return retried(ctx, db, func() ([]Doc, error) { return db.heads(ctx, ids) })
+	return sqlitefile.Retried(ctx, db.healed, func() ([]Doc, error) { return db.heads(ctx, ids) })
 }
 
 func (db *DB) heads(ctx context.Context, ids []int64) ([]Doc, error) {
@@ -146,7 +147,7 @@ type Link struct {
 // resolved to rows. A link names a memory; when both vaults hold that
 // name, it resolves to both. Links to memories not in the index are left out.
 func (db *DB) Links(ctx context.Context, ids []int64) ([]Link, error) {
-	return retried(ctx, db, func() ([]Link, error) { return db.links(ctx, ids) })
+	return sqlitefile.Retried(ctx, db.healed, func() ([]Link, error) { return db.links(ctx, ids) })
 }
 
 func (db *DB) links(ctx context.Context, ids []int64) ([]Link, error) {
@@ -185,7 +186,7 @@ func (db *DB) links(ctx context.Context, ids []int64) ([]Link, error) {
 
 // Lookup returns the rows of the given keys; keys not in the index are left out.
 func (db *DB) Lookup(ctx context.Context, keys []Key) (map[Key]int64, error) {
-	return retried(ctx, db, func() (map[Key]int64, error) { return db.lookup(ctx, keys) })
+	return sqlitefile.Retried(ctx, db.healed, func() (map[Key]int64, error) { return db.lookup(ctx, keys) })
 }
 
 func (db *DB) lookup(ctx context.Context, keys []Key) (map[Key]int64, error) {
@@ -219,7 +220,7 @@ func (db *DB) lookup(ctx context.Context, keys []Key) (map[Key]int64, error) {
 
 // Count returns how many memories the index holds.
 func (db *DB) Count(ctx context.Context) (int, error) {
-	return retried(ctx, db, func() (int, error) { return db.count(ctx) })
+	return sqlitefile.Retried(ctx, db.healed, func() (int, error) { return db.count(ctx) })
 }
 
 func (db *DB) count(ctx context.Context) (int, error) {

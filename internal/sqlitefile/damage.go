@@ -41,6 +41,14 @@ func IsBusy(err error) bool {
 	return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
 }
 
+// IsIOError reports whether err is an SQLite I/O error (SQLITE_IOERR and
+// its extended codes): what a connection meets when another process's
+// repair removed the file it had open, its WAL and shared memory with it.
+func IsIOError(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_IOERR
+}
+
 // IsMoved reports whether err says a write was refused because the
 // database file was deleted or renamed after the connection opened it
 // (SQLITE_READONLY_DBMOVED): the connection still reads the file it
