@@ -13,7 +13,8 @@ import (
 
 // damageIndex is the script command "damageindex TABLE...": in every
 // index.db under $MNEMO_HOME/state, the root page of each named table is
-// overwritten. The schema still reads, so the file opens; a statement
+// overwritten, or in the history.db beside it for a table named
+// history.TABLE. The schema still reads, so the file opens; a statement
 // that reads one of the tables finds it malformed.
 func damageIndex(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) == 0 {
@@ -24,8 +25,21 @@ func damageIndex(ts *testscript.TestScript, neg bool, args []string) {
 	if len(paths) == 0 {
 		ts.Fatalf("no index under $MNEMO_HOME/state")
 	}
+	var main, history []string
+	for _, a := range args {
+		if t, ok := strings.CutPrefix(a, "history."); ok {
+			history = append(history, t)
+		} else {
+			main = append(main, a)
+		}
+	}
 	for _, p := range paths {
-		overwriteRoots(ts, p, args)
+		if len(main) > 0 {
+			overwriteRoots(ts, p, main)
+		}
+		if len(history) > 0 {
+			overwriteRoots(ts, filepath.Join(filepath.Dir(p), index.HistoryFileName), history)
+		}
 	}
 }
 

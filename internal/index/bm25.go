@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // BM25 parameters, FTS5's.
@@ -105,7 +106,7 @@ type WordResult struct {
 // frequencies) computed from the occurrences in the word index; ties go to
 // the lower row. At most 64 distinct words are searched.
 func (db *DB) Search(ctx context.Context, q WordQuery) (WordResult, error) {
-	return retried(ctx, db, func() (WordResult, error) { return db.searchWords(ctx, q) })
+	return sqlitefile.Retried(ctx, db.healed, func() (WordResult, error) { return db.searchWords(ctx, q) })
 }
 
 func (db *DB) searchWords(ctx context.Context, q WordQuery) (WordResult, error) {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // Top returns up to n active memories most worth having at the start of a
@@ -16,7 +18,7 @@ import (
 // index, only as many of the others as it returns, so that its cost does
 // not grow with the vault: sorting all of them took 11 ms at 10,000.
 func (db *DB) Top(ctx context.Context, n int) ([]Doc, error) {
-	return retried(ctx, db, func() ([]Doc, error) { return db.top(ctx, n) })
+	return sqlitefile.Retried(ctx, db.healed, func() ([]Doc, error) { return db.top(ctx, n) })
 }
 
 func (db *DB) top(ctx context.Context, n int) ([]Doc, error) {
@@ -52,7 +54,7 @@ const (
 // UpdatedSince returns the active memories written at or after t, newest
 // first, bodies included.
 func (db *DB) UpdatedSince(ctx context.Context, t time.Time, n int) ([]Doc, error) {
-	return retried(ctx, db, func() ([]Doc, error) { return db.updatedSince(ctx, t, n) })
+	return sqlitefile.Retried(ctx, db.healed, func() ([]Doc, error) { return db.updatedSince(ctx, t, n) })
 }
 
 func (db *DB) updatedSince(ctx context.Context, t time.Time, n int) ([]Doc, error) {
@@ -107,7 +109,7 @@ func (db *DB) docsInOrder(ctx context.Context, ids []int64) ([]Doc, error) {
 
 // All returns every indexed memory, bodies included, by source and name.
 func (db *DB) All(ctx context.Context) ([]Doc, error) {
-	return retried(ctx, db, func() ([]Doc, error) { return db.all(ctx) })
+	return sqlitefile.Retried(ctx, db.healed, func() ([]Doc, error) { return db.all(ctx) })
 }
 
 func (db *DB) all(ctx context.Context) ([]Doc, error) {

@@ -5,7 +5,23 @@
 // file damaged below its schema, which opens, is rebuilt when a statement
 // meets the damage (see healed in heal.go): under the repair lock, the
 // others waiting, built beside it and renamed into place, so that no
-// process searches one half filled; the statement is then tried again.
+// process searches one half filled; the statement is then tried again
+// ([sqlitefile.Retried]). So is every exported method's, read or write,
+// but [DB.Check] and [DB.VectorModel], which doctor asks, and which only
+// look.
+//
+// A write transaction that spans another process's rebuild (begun on the
+// old file before the new one is renamed over it, committed after) is
+// lost for what it wrote to index.db, which nobody reads any more: rows
+// of memories, which the next sync reads again from the files, and
+// vectors, which the worker computes again (they are missing from the new
+// file). Nothing that cannot be rebuilt is lost so: the history lives in
+// history.db, which a rebuild of index.db leaves alone, and which every
+// write of it commits to. (A rebuild fills the new file under the
+// history's write lock too, so it waits for a history write in progress.)
+// A damaged history.db is set aside, and the history starts anew: what it
+// held, and what a transaction spanning that repair wrote to it, stay in
+// the file set aside.
 //
 // [DB.Sync] brings the index up to date with the vault folders: a file whose
 // size and modification time match the stored row is not read, so a sync

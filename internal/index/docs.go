@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // A Key names one memory across vaults: its source and its name.
@@ -43,7 +44,7 @@ type Doc struct {
 // Docs returns the memories with the given ids, in no particular order;
 // ids not in the index are left out.
 func (db *DB) Docs(ctx context.Context, ids []int64) ([]Doc, error) {
-	return retried(ctx, db, func() ([]Doc, error) {
+	return sqlitefile.Retried(ctx, db.healed, func() ([]Doc, error) {
 		docs, kept, err := db.keptDocs(ctx, nil, 0, ids, false)
 		if kept || err != nil {
 			return docs, wrapErr("docs", err)
@@ -64,7 +65,7 @@ func wrapErr(what string, err error) error {
 // key, type, confidence, status, superseded_by, created, updated and recall
 // statistics. The other fields of each Doc are empty.
 func (db *DB) Heads(ctx context.Context, ids []int64) ([]Doc, error) {
-	return retried(ctx, db, func() ([]Doc, error) { return db.heads(ctx, ids) })
+	return sqlitefile.Retried(ctx, db.healed, func() ([]Doc, error) { return db.heads(ctx, ids) })
 }
 
 func (db *DB) heads(ctx context.Context, ids []int64) ([]Doc, error) {
@@ -155,7 +156,7 @@ type Link struct {
 // resolved to rows. A link names a memory; when both vaults hold that
 // name, it resolves to both. Links to memories not in the index are left out.
 func (db *DB) Links(ctx context.Context, ids []int64) ([]Link, error) {
-	return retried(ctx, db, func() ([]Link, error) { return db.links(ctx, ids) })
+	return sqlitefile.Retried(ctx, db.healed, func() ([]Link, error) { return db.links(ctx, ids) })
 }
 
 func (db *DB) links(ctx context.Context, ids []int64) ([]Link, error) {
@@ -194,7 +195,7 @@ func (db *DB) links(ctx context.Context, ids []int64) ([]Link, error) {
 
 // Lookup returns the rows of the given keys; keys not in the index are left out.
 func (db *DB) Lookup(ctx context.Context, keys []Key) (map[Key]int64, error) {
-	return retried(ctx, db, func() (map[Key]int64, error) { return db.lookup(ctx, keys) })
+	return sqlitefile.Retried(ctx, db.healed, func() (map[Key]int64, error) { return db.lookup(ctx, keys) })
 }
 
 func (db *DB) lookup(ctx context.Context, keys []Key) (map[Key]int64, error) {
@@ -228,7 +229,7 @@ func (db *DB) lookup(ctx context.Context, keys []Key) (map[Key]int64, error) {
 
 // Count returns how many memories the index holds.
 func (db *DB) Count(ctx context.Context) (int, error) {
-	return retried(ctx, db, func() (int, error) { return db.count(ctx) })
+	return sqlitefile.Retried(ctx, db.healed, func() (int, error) { return db.count(ctx) })
 }
 
 func (db *DB) count(ctx context.Context) (int, error) {

@@ -9,16 +9,14 @@ import (
 	"os"
 	"time"
 
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
-
 	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // healed reports whether err says index.db (or history.db) is damaged
 // below its schema, where [Open] does not look (a page of a table that
-// only a search or a sync reads), and if so repairs it, so that the
-// statement that failed can be tried again:
+// only a search, a sync or a write reads), and if so repairs it, so that
+// the statement that failed can be tried again ([sqlitefile.Retried],
+// which every exported method that touches the files runs through):
 //
 //   - under [sqlitefile.LockRepair], where the processes that met the
 //     same damage wait for the one that repairs it (a hook, the worker
@@ -36,11 +34,16 @@ import (
 // another process's repair removed the file it had open (its WAL and
 // shared memory gone with it); once that repair is done, the file at the
 // path is whole, and only the connections are made again. A disk that
-// fails fails again, and its error stands.
+// fails fails again, and its error stands. So is a write refused because
+// a file was deleted under its connection ([DB.moved]): the connections
+// are made again, to the files now at the paths.
 //
 // A repair that fails is logged, and err stands.
 func (db *DB) healed(ctx context.Context, err error) bool {
-	if !sqlitefile.IsDamaged(err) && !isIOError(err) || ctx.Err() != nil {
+	if db.moved(err) {
+		return true
+	}
+	if !sqlitefile.IsDamaged(err) && !sqlitefile.IsIOError(err) || ctx.Err() != nil {
 		return false
 	}
 	unlock, lerr := sqlitefile.LockRepair(ctx, db.path)
@@ -78,11 +81,7 @@ func (db *DB) heal(ctx context.Context, cause error) error {
 	if srcs := db.mirrored(); main && len(srcs) > 0 {
 		// Another process put a new index in place, perhaps an empty one
 		// (repaired as it opened): what this one synced was the old.
-		for range 5 {
-			if _, err = db.sync(ctx, srcs); !errors.Is(err, errRaced) {
-				break
-			}
-		}
+		_, err = db.syncRaced(ctx, srcs)
 	}
 	return err
 }
@@ -215,13 +214,6 @@ func (db *DB) reconnect() {
 	db.dropResident()
 }
 
-// isIOError reports whether err is an SQLite I/O error (SQLITE_IOERR and
-// its extended codes).
-func isIOError(err error) bool {
-	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_IOERR
-}
-
 // mirrors records the sources the index mirrors, for [DB.healed].
 func (db *DB) mirrors(sources []Source) {
 	db.smu.Lock()
@@ -234,14 +226,4 @@ func (db *DB) mirrored() []Source {
 	db.smu.Lock()
 	defer db.smu.Unlock()
 	return db.synced
-}
-
-// retried runs f, and once more when its error said the index was
-// damaged and [DB.healed] repaired it.
-func retried[T any](ctx context.Context, db *DB, f func() (T, error)) (T, error) {
-	v, err := f()
-	if err != nil && db.healed(ctx, err) {
-		return f()
-	}
-	return v, err
 }

@@ -221,3 +221,130 @@ func TestWriteAfterRebuild(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteAfterDamage: a table a write reads or writes is damaged, in
+// index.db or history.db, under the worker's handle (synced, so it knows
+// the sources to rebuild from), or a hook's. The write that meets the
+// damage repairs the file, as a read does ([TestReadAfterRepair]), and
+// is made again in the new one: the vectors the worker computes, the
+// injections, recalls and sizes a hook records, a verify's verdicts and
+// its cache, the worker's prune of the history. Before, each failed
+// with "database disk image is malformed".
+func TestWriteAfterDamage(t *testing.T) {
+	const memories = 30
+	key := Key{Source: "project", Name: "m001"}
+	tests := []struct {
+		name   string
+		tables []string // overwritten, as in TestReadAfterRepair
+		write  func(ctx context.Context, db *DB) error
+		check  func(ctx context.Context, fresh *DB) error
+	}{
+		{"EmbedMissing, vectors damaged", []string{"vectors"}, embedAll, noneMissing},
+		{"EmbedMissing, vector model damaged", []string{"vector_gen"}, embedAll, noneMissing},
+		{"Record, injections damaged", []string{HistoryFileName, "injections"}, deliver(key), delivered(key)},
+		{"Record, recall statistics damaged", []string{HistoryFileName, "recall_stats"}, deliver(key), delivered(key)},
+		{"Record, delivery sizes damaged", []string{HistoryFileName, "deliveries"}, deliver(key), delivered(key)},
+		{"SetVerdicts", []string{HistoryFileName, "verify_state"}, func(ctx context.Context, db *DB) error {
+			return db.SetVerdicts(ctx, time.Now(), Verdict{Key: key, State: "suspect", Reasons: []string{"a.go changed"}})
+		}, func(ctx context.Context, fresh *DB) error {
+			if vs, err := fresh.Verdicts(ctx); err != nil || vs[key].State != "suspect" {
+				return fmt.Errorf("Verdicts = %v, %v; want m001 suspect", vs, err)
+			}
+			return nil
+		}},
+		{"PruneHistory", []string{HistoryFileName, "injections"}, func(ctx context.Context, db *DB) error {
+			_, err := db.PruneHistory(ctx, time.Now())
+			return err
+		}, func(context.Context, *DB) error { return nil }},
+		{"HashCache", []string{"file_hashes"}, func(ctx context.Context, db *DB) error {
+			_, err := db.HashCache(ctx)
+			return err
+		}, func(context.Context, *DB) error { return nil }},
+		{"HashCache.Save", []string{"file_hashes"}, func(ctx context.Context, db *DB) error {
+			c, err := db.HashCache(ctx)
+			if err != nil {
+				return err
+			}
+			c.PutHash("a.go", 10, 20, "h")
+			c.PutIdent("Alpha", "head", true)
+			return c.Save(ctx)
+		}, func(ctx context.Context, fresh *DB) error {
+			c, err := fresh.HashCache(ctx)
+			if err != nil {
+				return err
+			}
+			if _, ok := c.Hash("a.go", 10, 20); !ok {
+				return fmt.Errorf("the hash saved is not in the cache")
+			}
+			return nil
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			path, dir := damagedIndex(t, memories, damageTables(tt.tables))
+			db, err := Open(ctx, path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if _, err := db.Sync(ctx, Source{Name: "project", Dir: dir}); err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.write(ctx, db); err != nil {
+				t.Fatalf("%s on a damaged index: %v, want it repaired and the write made", tt.name, err)
+			}
+			fresh, err := Open(ctx, path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer fresh.Close()
+			if err := tt.check(ctx, fresh); err != nil {
+				t.Errorf("after %s: %v", tt.name, err)
+			}
+		})
+	}
+}
+
+func embedAll(ctx context.Context, db *DB) error {
+	n, err := db.EmbedMissing(ctx, &wordEmbedder{}, nil)
+	if err == nil && n != 30 {
+		err = fmt.Errorf("embedded %d, want 30", n)
+	}
+	return err
+}
+
+func noneMissing(ctx context.Context, fresh *DB) error {
+	if n, err := fresh.MissingVectors(ctx, ""); err != nil || n != 0 {
+		return fmt.Errorf("MissingVectors = %d, %v; want 0", n, err)
+	}
+	return nil
+}
+
+// deliver records what a session start gives: key whole, m002 as a line,
+// both recalled, and the size.
+func deliver(key Key) func(ctx context.Context, db *DB) error {
+	return func(ctx context.Context, db *DB) error {
+		line := Key{Source: key.Source, Name: "m002"}
+		return db.Record(ctx, time.Now(), Delivery{Session: "s", Event: EventSessionStart, Chars: 900,
+			Injected: []Key{key}, Listed: []Key{line}, Recalled: []Key{key, line}})
+	}
+}
+
+// delivered checks that [deliver]'s delivery is in the history.
+func delivered(key Key) func(ctx context.Context, fresh *DB) error {
+	return func(ctx context.Context, fresh *DB) error {
+		given, err := fresh.Given(ctx, "s")
+		if err != nil || len(given) != 2 || !given[key].Whole {
+			return fmt.Errorf("Given = %v, %v; want m001 whole and m002", given, err)
+		}
+		if c, err := fresh.Costs(ctx); err != nil || c.Chars[EventSessionStart] != 900 {
+			return fmt.Errorf("Costs = %+v, %v; want 900 characters at session start", c, err)
+		}
+		top, err := fresh.Top(ctx, 2)
+		if err != nil || len(top) != 2 {
+			return fmt.Errorf("Top = %v, %v; want the two recalled", top, err)
+		}
+		return nil
+	}
+}

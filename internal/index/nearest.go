@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
+
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // A NearQuery asks for the memories whose vectors are nearest a vector.
@@ -28,7 +30,7 @@ type NearQuery struct {
 // q.Among, the vectors kept serve when they are current; a process that
 // holds none (a hook) reads only those rows.
 func (db *DB) Nearest(ctx context.Context, q NearQuery) ([]Hit, error) {
-	return retried(ctx, db, func() ([]Hit, error) { return db.nearest(ctx, q) })
+	return sqlitefile.Retried(ctx, db.healed, func() ([]Hit, error) { return db.nearest(ctx, q) })
 }
 
 func (db *DB) nearest(ctx context.Context, q NearQuery) ([]Hit, error) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 const day = 24 * time.Hour
@@ -39,6 +41,10 @@ type Pruned struct {
 // counts as gone only from a vault that holds some memory in the index,
 // so that a vault folder missing for a while does not lose its history.
 func (db *DB) PruneHistory(ctx context.Context, now time.Time) (Pruned, error) {
+	return sqlitefile.Retried(ctx, db.healed, func() (Pruned, error) { return db.pruneHistory(ctx, now) })
+}
+
+func (db *DB) pruneHistory(ctx context.Context, now time.Time) (Pruned, error) {
 	var p Pruned
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {

@@ -3,6 +3,8 @@ package index
 import (
 	"context"
 	"fmt"
+
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // Rebuild empties the index and fills it again from every file of the
@@ -25,7 +27,7 @@ import (
 // the rebuild runs again on the new file.
 func (db *DB) Rebuild(ctx context.Context, sources ...Source) (SyncStats, error) {
 	db.mirrors(sources)
-	return retried(ctx, db, func() (SyncStats, error) { return db.rebuild(ctx, sources) })
+	return sqlitefile.Retried(ctx, db.healed, func() (SyncStats, error) { return db.rebuild(ctx, sources) })
 }
 
 func (db *DB) rebuild(ctx context.Context, sources []Source) (SyncStats, error) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // Weights are the BM25 weights of the indexed columns: a term found in a
@@ -59,7 +60,7 @@ func matchAny(terms []string) string {
 // characters match nothing. It finds parts of identifiers and words in text
 // without spaces, which the word index cannot.
 func (db *DB) SearchSubstrings(ctx context.Context, subs []string, f Filter, limit int) ([]Hit, error) {
-	return retried(ctx, db, func() ([]Hit, error) { return db.searchSubstrings(ctx, subs, f, limit) })
+	return sqlitefile.Retried(ctx, db.healed, func() ([]Hit, error) { return db.searchSubstrings(ctx, subs, f, limit) })
 }
 
 func (db *DB) searchSubstrings(ctx context.Context, subs []string, f Filter, limit int) ([]Hit, error) {
@@ -124,7 +125,7 @@ type FileHit struct {
 // Anchored returns the memories anchored to any of paths (slash-separated,
 // relative to the repository root), or to a file in the same folder.
 func (db *DB) Anchored(ctx context.Context, paths []string, f Filter) ([]FileHit, error) {
-	return retried(ctx, db, func() ([]FileHit, error) { return db.anchored(ctx, paths, f) })
+	return sqlitefile.Retried(ctx, db.healed, func() ([]FileHit, error) { return db.anchored(ctx, paths, f) })
 }
 
 func (db *DB) anchored(ctx context.Context, paths []string, f Filter) ([]FileHit, error) {

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // A HashCache is the staleness check's cache of file hashes and
@@ -30,6 +32,10 @@ type cachedHash struct {
 
 // HashCache loads the cache.
 func (db *DB) HashCache(ctx context.Context) (*HashCache, error) {
+	return sqlitefile.Retried(ctx, db.healed, func() (*HashCache, error) { return db.hashCache(ctx) })
+}
+
+func (db *DB) hashCache(ctx context.Context) (*HashCache, error) {
 	c := &HashCache{db: db, hashes: map[string]cachedHash{}, idents: map[[2]string]bool{}, heads: map[string]bool{}}
 	rows, err := db.sql.QueryContext(ctx, `SELECT path, size, mtime, hash FROM file_hashes`)
 	if err != nil {
@@ -96,6 +102,10 @@ func (c *HashCache) Save(ctx context.Context) error {
 	if len(c.dirty) == 0 {
 		return nil
 	}
+	return sqlitefile.Retry(ctx, c.db.healed, func() error { return c.save(ctx) })
+}
+
+func (c *HashCache) save(ctx context.Context) error {
 	tx, err := c.db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("index: save hash cache: %w", err)
@@ -115,8 +125,11 @@ func (c *HashCache) Save(ctx context.Context) error {
 			return fmt.Errorf("index: save hash cache: %w", err)
 		}
 	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("index: save hash cache: %w", err)
+	}
 	c.dirty = nil
-	return tx.Commit()
+	return nil
 }
 
 // A Verdict is the stored result of verifying one memory.
@@ -131,6 +144,10 @@ type Verdict struct {
 // SetVerdicts stores verification results, keeping the time a memory
 // entered its state when the state did not change.
 func (db *DB) SetVerdicts(ctx context.Context, now time.Time, vs ...Verdict) error {
+	return sqlitefile.Retry(ctx, db.healed, func() error { return db.setVerdicts(ctx, now, vs) })
+}
+
+func (db *DB) setVerdicts(ctx context.Context, now time.Time, vs []Verdict) error {
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("index: verdicts: %w", err)
@@ -173,7 +190,7 @@ func (db *DB) Flagged(ctx context.Context) (map[Key]Verdict, error) {
 }
 
 func (db *DB) verdicts(ctx context.Context, query string) (map[Key]Verdict, error) {
-	return retried(ctx, db, func() (map[Key]Verdict, error) { return db.readVerdicts(ctx, query) })
+	return sqlitefile.Retried(ctx, db.healed, func() (map[Key]Verdict, error) { return db.readVerdicts(ctx, query) })
 }
 
 func (db *DB) readVerdicts(ctx context.Context, query string) (map[Key]Verdict, error) {

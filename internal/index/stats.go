@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // A Delivery is what mnemo gave an agent: the memories injected into a
@@ -36,12 +38,11 @@ const (
 // Record records a delivery at now in one transaction. Recording an
 // injection again keeps the first time; a memory listed first and given
 // whole later counts as given whole.
+//
+// A record that meets damage in history.db repairs it and is made again
+// ([DB.healed]): the history set aside, it starts anew with this record.
 func (db *DB) Record(ctx context.Context, now time.Time, d Delivery) error {
-	err := db.record(ctx, now, d)
-	if db.moved(err) {
-		err = db.record(ctx, now, d)
-	}
-	return err
+	return sqlitefile.Retry(ctx, db.healed, func() error { return db.record(ctx, now, d) })
 }
 
 func (db *DB) record(ctx context.Context, now time.Time, d Delivery) error {
@@ -118,7 +119,7 @@ func (db *DB) RecordInjection(ctx context.Context, session string, now time.Time
 
 // WasInjected reports whether key was injected into the session.
 func (db *DB) WasInjected(ctx context.Context, session string, key Key) (bool, error) {
-	return retried(ctx, db, func() (bool, error) { return db.wasInjected(ctx, session, key) })
+	return sqlitefile.Retried(ctx, db.healed, func() (bool, error) { return db.wasInjected(ctx, session, key) })
 }
 
 func (db *DB) wasInjected(ctx context.Context, session string, key Key) (bool, error) {
@@ -156,7 +157,7 @@ type Given struct {
 
 // Given returns every memory given to the session, whole or as a line.
 func (db *DB) Given(ctx context.Context, session string) (map[Key]Given, error) {
-	return retried(ctx, db, func() (map[Key]Given, error) { return db.given(ctx, session) })
+	return sqlitefile.Retried(ctx, db.healed, func() (map[Key]Given, error) { return db.given(ctx, session) })
 }
 
 func (db *DB) given(ctx context.Context, session string) (map[Key]Given, error) {
@@ -189,7 +190,7 @@ type Cost struct {
 
 // Costs sums the recorded deliveries by hook.
 func (db *DB) Costs(ctx context.Context) (Cost, error) {
-	return retried(ctx, db, func() (Cost, error) { return db.costs(ctx) })
+	return sqlitefile.Retried(ctx, db.healed, func() (Cost, error) { return db.costs(ctx) })
 }
 
 func (db *DB) costs(ctx context.Context) (Cost, error) {

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/mnemo-dev/mnemo/internal/project"
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // A Source is one vault folder the index mirrors, under a name that is part
@@ -77,16 +78,20 @@ type change struct {
 // files without the write lock, then checks under it that no other sync
 // wrote in between, and starts over when one did. Files are read and
 // parsed under the lock, while the rows are written.
+//
+// A sync whose index.db was deleted under it goes on into the index now
+// at the path, from every file; one that meets damage, into the index
+// rebuilt from the files ([DB.healed]).
 func (db *DB) Sync(ctx context.Context, sources ...Source) (SyncStats, error) {
 	db.mirrors(sources)
+	return sqlitefile.Retried(ctx, db.healed, func() (SyncStats, error) { return db.syncRaced(ctx, sources) })
+}
+
+// syncRaced syncs, and again when another process's sync wrote between
+// the diff and the apply, 5 times at most.
+func (db *DB) syncRaced(ctx context.Context, sources []Source) (SyncStats, error) {
 	for range 5 {
 		st, err := db.sync(ctx, sources)
-		if db.moved(err) {
-			continue // into the index now at the path, from every file
-		}
-		if db.healed(ctx, err) {
-			continue // into the rebuilt index, which the repair filled
-		}
 		if !errors.Is(err, errRaced) {
 			return st, err
 		}

@@ -10,6 +10,8 @@ import (
 	"math"
 	"regexp"
 	"strings"
+
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // An Embedder turns texts into vectors of length 1, one per text, all of
@@ -35,7 +37,15 @@ const embedBatch = 32
 // and every memory is embedded again. progress, when not nil, is told
 // after each batch how many are done of how many were missing. It
 // returns how many vectors it wrote.
+//
+// A run that meets damage repairs the index ([DB.healed]: rebuilt from
+// the files, without vectors) and starts again on the new one, which it
+// embeds whole; it returns what it wrote there.
 func (db *DB) EmbedMissing(ctx context.Context, e Embedder, progress func(done, total int)) (int, error) {
+	return sqlitefile.Retried(ctx, db.healed, func() (int, error) { return db.embedMissing(ctx, e, progress) })
+}
+
+func (db *DB) embedMissing(ctx context.Context, e Embedder, progress func(done, total int)) (int, error) {
 	model := e.ModelID()
 	if err := db.useModel(ctx, model); err != nil {
 		return 0, fmt.Errorf("index: embed: %w", err)
@@ -193,7 +203,7 @@ const missingVector = " WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.memory
 // MissingVectors counts the memories without a vector of model (see
 // [Embedder]): every memory, when the vectors are another model's.
 func (db *DB) MissingVectors(ctx context.Context, model string) (int, error) {
-	return retried(ctx, db, func() (int, error) { return db.missingVectors(ctx, model) })
+	return sqlitefile.Retried(ctx, db.healed, func() (int, error) { return db.missingVectors(ctx, model) })
 }
 
 func (db *DB) missingVectors(ctx context.Context, model string) (int, error) {

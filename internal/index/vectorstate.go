@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
 
 // A vectorGen names what index.db holds of the vectors: the count of
@@ -48,7 +50,7 @@ type Vectors struct {
 // at, and read again once a sync or [DB.EmbedMissing], in any process,
 // has written since.
 func (db *DB) Vectors(ctx context.Context, model string) (*Vectors, error) {
-	return retried(ctx, db, func() (*Vectors, error) { return db.vectors(ctx, model) })
+	return sqlitefile.Retried(ctx, db.healed, func() (*Vectors, error) { return db.vectors(ctx, model) })
 }
 
 func (db *DB) vectors(ctx context.Context, model string) (*Vectors, error) {
@@ -139,7 +141,7 @@ func (v *Vectors) Mean() []float32 {
 
 // Nearest is [DB.Nearest] over v, whose model q.Model need not name.
 func (v *Vectors) Nearest(ctx context.Context, q NearQuery) ([]Hit, error) {
-	return retried(ctx, v.db, func() ([]Hit, error) { return v.nearest(ctx, q) })
+	return sqlitefile.Retried(ctx, v.db.healed, func() ([]Hit, error) { return v.nearest(ctx, q) })
 }
 
 func (v *Vectors) nearest(ctx context.Context, q NearQuery) ([]Hit, error) {

@@ -10,7 +10,12 @@
 // Unlike index.db, queue.db is not a cache: it holds work not yet done, so
 // its schema migrates forward and is never dropped. A queue.db found
 // damaged on open is set aside (kept, named by the time), a new one is
-// made, and what it held unprocessed is named for the person to ingest
-// again ([Damage]); so is one whose damage a write meets later, and the
-// write is made in the new file. A Queue is safe for concurrent use by several processes.
+// made with the jobs not done it still yields, and what it held that
+// could not be read is named for the person to ingest again ([Damage]);
+// so is one whose damage a statement meets later, read or write, which
+// is then made again in the new file ([sqlitefile.Retried]). Every
+// statement runs in a transaction that checks, inside it, that its
+// connection's file is the one at the path: a handle opened before
+// another process's repair reads and writes the new file, never the one
+// set aside. A Queue is safe for concurrent use by several processes.
 package queue

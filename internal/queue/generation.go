@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"time"
@@ -18,10 +19,12 @@ import (
 // as its user_version (bytes 60-63 of the header; 0 in a file made before
 // generations). A connection opened before a repair goes on writing to
 // the damaged file, now set aside, in WAL mode without an error: its jobs
-// would be lost. [Queue.write] compares the generation its connection
-// reads with the one of the file at the path, inside the transaction, where
-// the repair (which holds the damaged file's write lock while it copies
-// the jobs and puts the new file in place) cannot come between.
+// would be lost, and one that reads would answer from the old file. Each
+// transaction ([Queue.run]) compares the generation its connection reads
+// with the one of the file at the path, inside the transaction: a write
+// where the repair (which holds the damaged file's write lock while it
+// copies the jobs and puts the new file in place) cannot come between, a
+// read where its snapshot is of a file that was at the path when taken.
 
 // newGeneration draws a generation for a new queue.db: never 0.
 func newGeneration() uint32 { return rand.Uint32()>>1 | 1 }
@@ -36,7 +39,9 @@ func generationAt(path string) (uint32, error) {
 	}
 	defer f.Close()
 	var b [4]byte
-	if _, err := f.ReadAt(b[:], 60); err != nil {
+	if _, err := f.ReadAt(b[:], 60); errors.Is(err, io.EOF) {
+		return 0, fmt.Errorf("%w: %s is shorter than its header (truncated)", errDamaged, path)
+	} else if err != nil {
 		return 0, fmt.Errorf("read the header of %s: %w", path, err)
 	}
 	return binary.BigEndian.Uint32(b[:]), nil
@@ -46,53 +51,57 @@ func generationAt(path string) (uint32, error) {
 // the path: a repair replaced it.
 var errReplaced = errors.New("queue.db was replaced since this connection opened it")
 
-// maxReplaced bounds how often a write goes to a new file: once is the
-// rule (one repair), more is repairs in a row.
-const maxReplaced = 3
-
-// write runs f in a transaction (BEGIN IMMEDIATE: the write lock taken)
-// on a connection to the queue.db now at the path. A connection that
-// holds a file a repair replaced is rolled back and dropped, with the
-// other idle ones, and f runs again on a new connection. A write that
-// meets damage repairs the file first ([Queue.heal]), once: the stop
-// hook's enqueue then lands in the new file. A write SQLite refused as
-// busy without waiting (see [sqlitefile.IsBusy]) is made again, a little
-// later each time, [busyTries] times at most: one in the race tests of a
-// repair, on a loaded machine, lost an enqueued job.
+// write runs f in a write transaction (BEGIN IMMEDIATE: the write lock
+// taken at once) on the queue.db now at the path: see [Queue.run].
 func (q *Queue) write(ctx context.Context, f func(tx *sql.Tx) error) error {
-	healed, tries, busy := false, 1, 0
-	for {
-		err := q.writeOnce(ctx, f)
-		switch {
-		case sqlitefile.IsBusy(err) && busy < busyTries && ctx.Err() == nil:
-			busy++
-			select {
-			case <-time.After(time.Duration(busy) * busyPause):
-			case <-ctx.Done():
-				return err
-			}
-			continue
-		case tries >= maxReplaced:
-			return err
-		case errors.Is(err, errReplaced):
-		case damaged(err) && !healed && ctx.Err() == nil:
-			if herr := q.heal(ctx, err); herr != nil {
-				return fmt.Errorf("%w; repair: %w", err, herr)
-			}
-			healed = true
-		default:
+	return q.run(ctx, true, f)
+}
+
+// read runs f in a read transaction on the queue.db now at the path, so
+// that a handle opened before a repair answers from the new file, as a
+// write writes to it: see [Queue.run]. The transaction is deferred (the
+// first read takes its snapshot) and takes no write lock, so a read
+// waits for no writer.
+func (q *Queue) read(ctx context.Context, f func(tx *sql.Tx) error) error {
+	return q.run(ctx, false, f)
+}
+
+// run runs f in a transaction on a connection to the queue.db now at the
+// path. A connection that holds a file a repair replaced is rolled back
+// and dropped, with the other idle ones, and f runs again on a new
+// connection; a statement that meets damage, read or write, repairs the
+// file first ([Queue.healed]): the stop hook's enqueue then lands in the
+// new file, and the worker reads the offset it completed there. A
+// transaction SQLite refused as busy without waiting (see
+// [sqlitefile.IsBusy]) is made again, a little later each time,
+// [busyTries] times at most: one in the race tests of a repair, on a
+// loaded machine, lost an enqueued job.
+func (q *Queue) run(ctx context.Context, write bool, f func(tx *sql.Tx) error) error {
+	return sqlitefile.Retry(ctx, q.healed, func() error {
+		return unbusy(ctx, func() error { return q.once(ctx, write, f) })
+	})
+}
+
+// unbusy runs f, and again when SQLite refused it as busy without
+// waiting, [busyTries] times at most, never past ctx.
+func unbusy(ctx context.Context, f func() error) error {
+	for busy := 0; ; busy++ {
+		err := f()
+		if !sqlitefile.IsBusy(err) || busy == busyTries || ctx.Err() != nil {
 			return err
 		}
-		tries++
-		q.db.SetMaxIdleConns(0)
-		q.db.SetMaxIdleConns(idleConns)
+		select {
+		case <-time.After(time.Duration(busy+1) * busyPause):
+		case <-ctx.Done():
+			return err
+		}
 	}
 }
 
-// busyTries bounds how often a write refused as busy is made again, and
-// busyPause is the wait before the first try again (then twice, three
-// times it): at most 0.3 s in all, and never past the caller's context
-// (a hook's deadline).
+// busyTries bounds how often a transaction refused as busy is made
+// again, and busyPause is the wait before the first try again (then
+// twice, three times it): at most 0.3 s in all, and never past the
+// caller's context (a hook's deadline).
 const (
 	busyTries = 5
 	busyPause = 20 * time.Millisecond
@@ -102,8 +111,10 @@ const (
 // default.
 const idleConns = 2
 
-func (q *Queue) writeOnce(ctx context.Context, f func(tx *sql.Tx) error) error {
-	tx, err := q.db.BeginTx(ctx, nil)
+// once runs f in one transaction, a write one when write is set, after
+// checking, inside it, that the connection's file is the one at the path.
+func (q *Queue) once(ctx context.Context, write bool, f func(tx *sql.Tx) error) error {
+	tx, err := q.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: !write})
 	if err != nil {
 		return err
 	}

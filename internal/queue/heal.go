@@ -2,9 +2,35 @@ package queue
 
 import (
 	"context"
+	"errors"
 
 	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
 )
+
+// healed reports whether err says that the connection's queue.db is not
+// the one at the path ([errReplaced]), or is damaged, and if so mends it
+// so that the transaction can be made again: a damaged file is repaired
+// ([Queue.heal]), and the idle connections are dropped, so that the next
+// opens the file now at the path. An I/O error is healed the same way: it
+// is what a connection meets when another process's repair moved the
+// file it had open; [Queue.heal] then finds the file at the path whole,
+// and only the connections are made again. A repair that fails is
+// logged, and err stands.
+func (q *Queue) healed(ctx context.Context, err error) bool {
+	switch {
+	case errors.Is(err, errReplaced):
+	case damaged(err) || sqlitefile.IsIOError(err):
+		if herr := q.heal(ctx, err); herr != nil {
+			q.log.Warn("queue.db is damaged: repair it", "path", q.path, "err", err, "repair", herr)
+			return false
+		}
+	default:
+		return false
+	}
+	q.db.SetMaxIdleConns(0)
+	q.db.SetMaxIdleConns(idleConns)
+	return true
+}
 
 // heal repairs the queue.db at the path after a statement met damage in
 // it (cause): a table below the schema, where [Open]'s check found none

@@ -61,7 +61,9 @@ func (q *Queue) Lease(ctx context.Context, d time.Duration) (Job, bool, error) {
 func (q *Queue) Offset(ctx context.Context, session, transcript string) (int64, error) {
 	var off int64
 	var done string
-	err := q.db.QueryRowContext(ctx, `SELECT done_off, transcript FROM sessions WHERE session = ?`, session).Scan(&off, &done)
+	err := q.read(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT done_off, transcript FROM sessions WHERE session = ?`, session).Scan(&off, &done)
+	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
@@ -248,21 +250,28 @@ func (q *Queue) prune(ctx context.Context, cutoff time.Time, states string) (int
 
 // Counts returns how many jobs are in each state.
 func (q *Queue) Counts(ctx context.Context) (map[string]int, error) {
-	rows, err := q.db.QueryContext(ctx, `SELECT state, count(*) FROM jobs GROUP BY state`)
+	var out map[string]int
+	err := q.read(ctx, func(tx *sql.Tx) error {
+		out = map[string]int{}
+		rows, err := tx.QueryContext(ctx, `SELECT state, count(*) FROM jobs GROUP BY state`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var s string
+			var n int
+			if err := rows.Scan(&s, &n); err != nil {
+				return err
+			}
+			out[s] = n
+		}
+		return rows.Err()
+	})
 	if err != nil {
 		return nil, fmt.Errorf("queue: counts: %w", err)
 	}
-	defer rows.Close()
-	out := map[string]int{}
-	for rows.Next() {
-		var s string
-		var n int
-		if err := rows.Scan(&s, &n); err != nil {
-			return nil, err
-		}
-		out[s] = n
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Totals are what the worker has done and spent.
@@ -277,9 +286,11 @@ type Totals struct {
 // Totals sums the finished jobs, those finished at or after since (zero: all).
 func (q *Queue) Totals(ctx context.Context, since time.Time) (Totals, error) {
 	var t Totals
-	err := q.db.QueryRowContext(ctx, `SELECT count(*), count(nullif(skipped, '')), coalesce(sum(facts), 0),
+	err := q.read(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT count(*), count(nullif(skipped, '')), coalesce(sum(facts), 0),
 		coalesce(sum(tokens_in), 0), coalesce(sum(tokens_out), 0)
 		FROM jobs WHERE state = 'done' AND finished >= ?`, formatTime(since)).Scan(&t.Jobs, &t.Skipped, &t.Facts, &t.TokensIn, &t.TokensOut)
+	})
 	if err != nil {
 		return t, fmt.Errorf("queue: totals: %w", err)
 	}
@@ -289,8 +300,10 @@ func (q *Queue) Totals(ctx context.Context, since time.Time) (Totals, error) {
 // LastSkip returns why the newest skipped job was skipped, "" when no job was.
 func (q *Queue) LastSkip(ctx context.Context) (string, error) {
 	var why string
-	err := q.db.QueryRowContext(ctx, `SELECT skipped FROM jobs WHERE state = 'done' AND skipped != ''
+	err := q.read(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT skipped FROM jobs WHERE state = 'done' AND skipped != ''
 		ORDER BY id DESC LIMIT 1`).Scan(&why)
+	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}

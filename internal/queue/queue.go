@@ -157,6 +157,19 @@ func scanJob(s scanner) (Job, error) {
 
 // List returns jobs, newest first; states filters them (none: all).
 func (q *Queue) List(ctx context.Context, states ...string) ([]Job, error) {
+	var out []Job
+	err := q.read(ctx, func(tx *sql.Tx) (err error) {
+		out, err = list(ctx, tx, states)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("queue: list: %w", err)
+	}
+	return out, nil
+}
+
+// list reads the jobs in states (none: all), newest first.
+func list(ctx context.Context, tx *sql.Tx, states []string) ([]Job, error) {
 	query := `SELECT ` + jobColumns + ` FROM jobs`
 	var args []any
 	if len(states) > 0 {
@@ -165,16 +178,16 @@ func (q *Queue) List(ctx context.Context, states ...string) ([]Job, error) {
 			args = append(args, s)
 		}
 	}
-	rows, err := q.db.QueryContext(ctx, query+` ORDER BY id DESC`, args...)
+	rows, err := tx.QueryContext(ctx, query+` ORDER BY id DESC`, args...)
 	if err != nil {
-		return nil, fmt.Errorf("queue: list: %w", err)
+		return nil, err
 	}
 	defer rows.Close()
 	var out []Job
 	for rows.Next() {
 		j, err := scanJob(rows)
 		if err != nil {
-			return nil, fmt.Errorf("queue: list: %w", err)
+			return nil, err
 		}
 		out = append(out, j)
 	}
@@ -183,7 +196,11 @@ func (q *Queue) List(ctx context.Context, states ...string) ([]Job, error) {
 
 // Get returns the job with id, or an error wrapping [ErrNotFound].
 func (q *Queue) Get(ctx context.Context, id int64) (Job, error) {
-	j, err := scanJob(q.db.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, id))
+	var j Job
+	err := q.read(ctx, func(tx *sql.Tx) (err error) {
+		j, err = scanJob(tx.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, id))
+		return err
+	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return Job{}, fmt.Errorf("queue: job %d: %w", id, ErrNotFound)
 	}

@@ -3,6 +3,7 @@ package queue
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"modernc.org/sqlite"
 
 	"github.com/mnemo-dev/mnemo/internal/migration"
 	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
@@ -162,24 +165,37 @@ func empty(path string) error {
 
 // pragmas are every connection's: busy_timeout, for a hook and the
 // worker write at once; _txlock=immediate takes the write lock at BEGIN so
-// two writers never deadlock upgrading.
+// two writers never deadlock upgrading; journal_size_limit, so that the
+// WAL [sqlitefile.KeepWAL] keeps is truncated when the last connection
+// closes, and the WAL of a queue.db not in use is empty (see [empty]).
 const pragmas = "_pragma=busy_timeout(5000)&_pragma=journal_mode(wal)" +
-	"&_pragma=synchronous(normal)&_txlock=immediate"
+	"&_pragma=synchronous(normal)&_pragma=journal_size_limit(1048576)&_txlock=immediate"
 
 // openDB opens queue.db, brings its schema up to date and checks that the
 // file is whole (PRAGMA quick_check: about 2 ms for a queue of 2,000 jobs
 // here, where opening without it takes 0.5 ms; the worker prunes old jobs).
+// Its connections keep the WAL ([sqlitefile.KeepWAL]): one that holds a
+// damaged file a repair replaced never removes the new file's.
 func openDB(ctx context.Context, path string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", sqlitefile.URI(path, "mode=rw&"+pragmas))
-	if err != nil {
-		return nil, err
-	}
+	drv := &sqlite.Driver{}
+	drv.RegisterConnectionHook(sqlitefile.KeepWAL)
+	db := sql.OpenDB(connector{drv: drv, dsn: sqlitefile.URI(path, "mode=rw&"+pragmas)})
 	if err := migrateAndCheck(ctx, db); err != nil {
 		db.Close()
 		return nil, err
 	}
 	return db, nil
 }
+
+// A connector opens a queue's connections with a driver of its own, whose
+// connection hook reaches no other database the process opens.
+type connector struct {
+	drv *sqlite.Driver
+	dsn string
+}
+
+func (c connector) Connect(context.Context) (driver.Conn, error) { return c.drv.Open(c.dsn) }
+func (c connector) Driver() driver.Driver                        { return c.drv }
 
 // salvage reads the transcripts of the jobs not done from a damaged
 // queue.db, or, when SQLite cannot read it, the transcript paths that

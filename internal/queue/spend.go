@@ -11,7 +11,9 @@ import (
 // [Queue.AddSpent] it keeps the daily budget across processes.
 func (q *Queue) Spent(ctx context.Context, day string) (int, error) {
 	var n int
-	err := q.db.QueryRowContext(ctx, `SELECT tokens FROM spend WHERE day = ?`, day).Scan(&n)
+	err := q.read(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT tokens FROM spend WHERE day = ?`, day).Scan(&n)
+	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}

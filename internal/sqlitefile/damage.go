@@ -41,6 +41,14 @@ func IsBusy(err error) bool {
 	return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
 }
 
+// IsIOError reports whether err is an SQLite I/O error (SQLITE_IOERR and
+// its extended codes): what a connection meets when another process's
+// repair removed the file it had open, its WAL and shared memory with it.
+func IsIOError(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_IOERR
+}
+
 // IsMoved reports whether err says a write was refused because the
 // database file was deleted or renamed after the connection opened it
 // (SQLITE_READONLY_DBMOVED): the connection still reads the file it
@@ -165,6 +173,27 @@ func lockName(path string) string { return path + ".lock" }
 func RemoveLock(path string) error {
 	if err := os.Remove(lockName(path)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
+	}
+	return nil
+}
+
+// KeepWAL is a connection hook ([sqlite.Driver.RegisterConnectionHook])
+// for a database in WAL mode that a repair may replace under open
+// connections. It makes the WAL persistent (SQLITE_FCNTL_PERSIST_WAL):
+// the last connection to close checkpoints it and truncates it through
+// its own file handle (with a journal_size_limit set), rather than remove
+// the files at the path's "-wal" and "-shm" names. SQLite skips its check
+// that a connection's file is still the one at its path when that file
+// holds no page (one truncated to nothing): such a connection, closed
+// after a repair put a new file at the path, removed the new file's WAL,
+// and with it what had been committed to it and not yet checkpointed.
+func KeepWAL(c sqlite.ExecQuerierContext, _ string) error {
+	fc, ok := c.(sqlite.FileControl)
+	if !ok {
+		return errors.New("keep the WAL: the connection has no file control")
+	}
+	if _, err := fc.FileControlPersistWAL("main", 1); err != nil {
+		return fmt.Errorf("keep the WAL: %w", err)
 	}
 	return nil
 }
