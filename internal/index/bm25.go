@@ -274,7 +274,7 @@ type termFreqs struct {
 // headsIn returns the heads of ids by row, read in tx at generation gen.
 func (db *DB) headsIn(ctx context.Context, tx *sql.Tx, gen int64, ids []int64) (map[int64]Doc, error) {
 	heads := make(map[int64]Doc, len(ids))
-	if docs, kept, err := db.keptDocs(ctx, tx, gen, ids, true); kept || err != nil {
+	if docs, kept, err := db.keptDocs(ctx, tx, gen, ids); kept || err != nil {
 		for _, d := range docs {
 			heads[d.ID] = d
 		}

@@ -39,13 +39,21 @@ type Doc struct {
 	Recalls      int       // times recalled
 	LastRecalled time.Time // zero when never
 	Stems        []string  // of a word search's hit: the query's stems it holds
+
+	whole bool // every field is read, though it came as a head (see Whole)
 }
+
+// Whole reports whether every field of d was read, though [DB.Heads] (or
+// a word search's hit) promised only a head's: a process that keeps its
+// rows resident ([DB.KeepResident]) reads them whole at no cost, and a
+// caller need not read them again with [DB.Docs].
+func (d Doc) Whole() bool { return d.whole }
 
 // Docs returns the memories with the given ids, in no particular order;
 // ids not in the index are left out.
 func (db *DB) Docs(ctx context.Context, ids []int64) ([]Doc, error) {
 	return sqlitefile.Retried(ctx, db.healed, func() ([]Doc, error) {
-		docs, kept, err := db.keptDocs(ctx, nil, 0, ids, false)
+		docs, kept, err := db.keptDocs(ctx, nil, 0, ids)
 		if kept || err != nil {
 			return docs, wrapErr("docs", err)
 		}
@@ -63,7 +71,8 @@ func wrapErr(what string, err error) error {
 
 // Heads returns what ranking needs of the memories with the given ids: the
 // key, type, confidence, status, superseded_by, created, updated and recall
-// statistics. The other fields of each Doc are empty.
+// statistics. The other fields of each Doc are empty, unless it is
+// [Doc.Whole].
 func (db *DB) Heads(ctx context.Context, ids []int64) ([]Doc, error) {
 	return sqlitefile.Retried(ctx, db.healed, func() ([]Doc, error) { return db.heads(ctx, ids) })
 }
@@ -72,7 +81,7 @@ func (db *DB) heads(ctx context.Context, ids []int64) ([]Doc, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	if docs, kept, err := db.keptDocs(ctx, nil, 0, ids, true); kept || err != nil {
+	if docs, kept, err := db.keptDocs(ctx, nil, 0, ids); kept || err != nil {
 		return docs, wrapErr("heads", err)
 	}
 	rows, err := db.queryIDs(ctx, nil, "SELECT "+headColumns+" FROM memories m"+headJoin+" WHERE m.id IN ", ids)
@@ -131,7 +140,7 @@ func (db *DB) docs(ctx context.Context, ids []int64) ([]Doc, error) {
 		if err := scanDoc(rows, &d, &d.Recalls, &last); err != nil {
 			return nil, fmt.Errorf("index: docs: %w", err)
 		}
-		d.LastRecalled = parseTime(last)
+		d.LastRecalled, d.whole = parseTime(last), true
 		docs = append(docs, d)
 	}
 	if err := rows.Err(); err != nil {

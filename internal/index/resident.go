@@ -168,16 +168,16 @@ func scanDoc(rows interface{ Scan(...any) error }, d *Doc, more ...any) error {
 	return nil
 }
 
-// keptDocs returns the documents of ids from what db keeps, with their
-// recall statistics read from the file, and true; or false when db keeps
-// none of the generation the file is at, and then starts reading them. A
-// head (see [DB.Heads]) has only the fields ranking reads. gen is the
+// keptDocs returns the documents of ids from what db keeps, whole, with
+// their recall statistics read from the file, and true; or false when db
+// keeps none of the generation the file is at, and then starts reading
+// them. gen is the
 // generation when the caller read it in tx, else 0 and tx nil: then the
 // statement that reads the statistics reads it too, for a statement's
 // fixed cost (a lock of the file, taken and let go; the check that it is
 // still the file at the path) is most of what a small one costs. The
 // statistics are read by key, which the kept rows give.
-func (db *DB) keptDocs(ctx context.Context, tx *sql.Tx, gen int64, ids []int64, head bool) ([]Doc, bool, error) {
+func (db *DB) keptDocs(ctx context.Context, tx *sql.Tx, gen int64, ids []int64) ([]Doc, bool, error) {
 	if !db.res.on.Load() || len(ids) == 0 {
 		return nil, false, nil
 	}
@@ -237,9 +237,7 @@ func (db *DB) keptDocs(ctx context.Context, tx *sql.Tx, gen int64, ids []int64, 
 		if s, ok := stats[d.Key]; ok {
 			d.Recalls, d.LastRecalled = int(s.times), parseTime(s.last)
 		}
-		if head {
-			d.Path, d.Description, d.Tags, d.Files, d.Body = "", "", nil, nil, ""
-		}
+		d.whole = true
 	}
 	return docs, true, nil
 }

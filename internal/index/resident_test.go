@@ -93,6 +93,11 @@ func TestResidentSameResults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if read.name == "Heads" { // a kept head comes whole
+				for i := range got {
+					got[i] = head(got[i])
+				}
+			}
 			if !reflect.DeepEqual(byID(got), byID(want)) {
 				t.Fatalf("%s: %s differ from the file's", stage, read.name)
 			}
@@ -159,6 +164,13 @@ func waitResident(t *testing.T, db *index.DB) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// head is what Heads reads of d from the file.
+func head(d index.Doc) index.Doc {
+	return index.Doc{ID: d.ID, Key: d.Key, Type: d.Type, Confidence: d.Confidence, Status: d.Status,
+		SupersededBy: d.SupersededBy, Created: d.Created, Updated: d.Updated, Recalls: d.Recalls,
+		LastRecalled: d.LastRecalled, Stems: d.Stems}
 }
 
 func byID(docs []index.Doc) map[int64]index.Doc {

@@ -183,11 +183,14 @@ func (e *Engine) search(ctx context.Context, q Query, terms []string, f index.Fi
 }
 
 // fill loads the whole documents of the results, which were ranked on
-// their heads, and says which terms each matched.
+// their heads (unless the heads came whole), and says which terms each
+// matched.
 func (e *Engine) fill(ctx context.Context, results []Result, terms, dropped []string) error {
-	ids := make([]int64, len(results))
-	for i, r := range results {
-		ids[i] = r.ID
+	var ids []int64
+	for _, r := range results {
+		if !r.Whole() {
+			ids = append(ids, r.ID)
+		}
 	}
 	docs, err := e.db.Docs(ctx, ids)
 	if err != nil {
