@@ -67,6 +67,7 @@ func writeLengths(ctx context.Context, tx *sql.Tx, gen int64) error {
 // lengths is the lengths row.
 type lengths struct {
 	gen    int64 // the generation of the sync that wrote it
+	stats  int64 // the count of changes to the recall statistics, read with it when db keeps its rows
 	docs   int
 	avg    float64
 	data   []byte
@@ -147,7 +148,7 @@ func (db *DB) search(ctx context.Context, stems []string, q WordQuery) (WordResu
 	if err != nil {
 		return WordResult{}, err
 	}
-	hits, err := db.withHeads(ctx, tx, l.gen, topHits(score, stems, q.Limit))
+	hits, err := db.withHeads(ctx, tx, l, topHits(score, stems, q.Limit))
 	return WordResult{Hits: hits, Dropped: dropped}, err
 }
 
@@ -190,11 +191,15 @@ func (db *DB) prune(ctx context.Context, tx *sql.Tx, gen int64, stems []string, 
 func (db *DB) readLengths(ctx context.Context, tx *sql.Tx, f Filter) (*lengths, error) {
 	l := &lengths{}
 	var tokens int
-	stmt, err := db.stmt(ctx, "SELECT docs, tokens, gen FROM lengths WHERE k = 1")
+	query, dest := "SELECT docs, tokens, gen FROM lengths WHERE k = 1", []any{&l.docs, &tokens, &l.gen}
+	if db.res.on.Load() {
+		query, dest = "SELECT docs, tokens, gen, "+statsGenQuery+" FROM lengths WHERE k = 1", append(dest, &l.stats)
+	}
+	stmt, err := db.stmt(ctx, query)
 	if err != nil {
 		return nil, fmt.Errorf("index: search: %w", err)
 	}
-	err = tx.StmtContext(ctx, stmt).QueryRowContext(ctx).Scan(&l.docs, &tokens, &l.gen)
+	err = tx.StmtContext(ctx, stmt).QueryRowContext(ctx).Scan(dest...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return l, nil
 	}
@@ -271,10 +276,10 @@ type termFreqs struct {
 	rows []int64
 }
 
-// headsIn returns the heads of ids by row, read in tx at generation gen.
-func (db *DB) headsIn(ctx context.Context, tx *sql.Tx, gen int64, ids []int64) (map[int64]Doc, error) {
+// headsIn returns the heads of ids by row, read in tx with l.
+func (db *DB) headsIn(ctx context.Context, tx *sql.Tx, l *lengths, ids []int64) (map[int64]Doc, error) {
 	heads := make(map[int64]Doc, len(ids))
-	if docs, kept, err := db.keptDocs(ctx, tx, gen, ids); kept || err != nil {
+	if docs, kept, err := db.keptDocs(ctx, tx, &generations{l.gen, l.stats}, ids); kept || err != nil {
 		for _, d := range docs {
 			heads[d.ID] = d
 		}
@@ -459,9 +464,9 @@ func (h *hitHeap) Pop() any {
 	return x
 }
 
-// withHeads fills in the heads of hits, read in tx at generation gen;
-// hits whose row is gone are dropped.
-func (db *DB) withHeads(ctx context.Context, tx *sql.Tx, gen int64, hits []Hit) ([]Hit, error) {
+// withHeads fills in the heads of hits, read in tx with l; hits whose
+// row is gone are dropped.
+func (db *DB) withHeads(ctx context.Context, tx *sql.Tx, l *lengths, hits []Hit) ([]Hit, error) {
 	if len(hits) == 0 {
 		return nil, nil
 	}
@@ -469,7 +474,7 @@ func (db *DB) withHeads(ctx context.Context, tx *sql.Tx, gen int64, hits []Hit) 
 	for i, h := range hits {
 		ids[i] = h.ID
 	}
-	heads, err := db.headsIn(ctx, tx, gen, ids)
+	heads, err := db.headsIn(ctx, tx, l, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,7 @@ func (d Doc) Whole() bool { return d.whole }
 // ids not in the index are left out.
 func (db *DB) Docs(ctx context.Context, ids []int64) ([]Doc, error) {
 	return sqlitefile.Retried(ctx, db.healed, func() ([]Doc, error) {
-		docs, kept, err := db.keptDocs(ctx, nil, 0, ids)
+		docs, kept, err := db.keptDocs(ctx, nil, nil, ids)
 		if kept || err != nil {
 			return docs, wrapErr("docs", err)
 		}
@@ -81,7 +81,7 @@ func (db *DB) heads(ctx context.Context, ids []int64) ([]Doc, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	if docs, kept, err := db.keptDocs(ctx, nil, 0, ids); kept || err != nil {
+	if docs, kept, err := db.keptDocs(ctx, nil, nil, ids); kept || err != nil {
 		return docs, wrapErr("heads", err)
 	}
 	rows, err := db.queryIDs(ctx, nil, "SELECT "+headColumns+" FROM memories m"+headJoin+" WHERE m.id IN ", ids)

@@ -3,7 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -44,6 +44,9 @@ type resident struct {
 	// until another generation is seen.
 	skip    bool
 	skipGen int64
+
+	statsGen int64        // the count of changes to the statistics they are of; 0: none kept
+	stats    map[Key]stat // every memory's recall statistics
 }
 
 // KeepResident makes db keep every memory's row in memory from now on,
@@ -109,6 +112,7 @@ func (db *DB) dropResident() {
 	r := &db.res
 	r.mu.Lock()
 	r.gen, r.docs, r.skip, r.skipGen = 0, nil, false, 0
+	r.stats, r.statsGen = nil, 0
 	r.mu.Unlock()
 }
 
@@ -168,69 +172,47 @@ func scanDoc(rows interface{ Scan(...any) error }, d *Doc, more ...any) error {
 	return nil
 }
 
+// generations are what keptDocs checks what is kept against: the
+// generation of the sync that wrote the rows, and the count of changes to
+// the recall statistics (history.db's stats_gen, which triggers move on).
+type generations struct {
+	rows, stats int64
+}
+
 // keptDocs returns the documents of ids from what db keeps, whole, with
-// their recall statistics read from the file, and true; or false when db
-// keeps none of the generation the file is at, and then starts reading
-// them. gen is the
-// generation when the caller read it in tx, else 0 and tx nil: then the
-// statement that reads the statistics reads it too, for a statement's
-// fixed cost (a lock of the file, taken and let go; the check that it is
-// still the file at the path) is most of what a small one costs. The
-// statistics are read by key, which the kept rows give.
-func (db *DB) keptDocs(ctx context.Context, tx *sql.Tx, gen int64, ids []int64) ([]Doc, bool, error) {
+// their recall statistics, and true; or false when db keeps none of the
+// generation the file is at, and then starts reading them. The
+// statistics change with every recall in any process: they are kept with
+// the count of their changes and read again, all of them, when it moved.
+// gen is what the caller read in tx, else nil and tx nil: then one
+// statement reads it, for a statement's fixed cost (a lock of each file,
+// taken and let go; the check that it is still the file at the path) is
+// most of what a small one costs.
+func (db *DB) keptDocs(ctx context.Context, tx *sql.Tx, gen *generations, ids []int64) ([]Doc, bool, error) {
 	if !db.res.on.Load() || len(ids) == 0 {
 		return nil, false, nil
+	}
+	if gen == nil {
+		gen = &generations{}
+		stmt, err := db.stmt(ctx, "SELECT gen, "+statsGenQuery+" FROM lengths WHERE k = 1")
+		if err != nil {
+			return nil, false, err
+		}
+		err = stmt.QueryRowContext(ctx).Scan(&gen.rows, &gen.stats)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, false, err
+		}
 	}
 	ids = slices.Clone(ids)
 	slices.Sort(ids)
 	docs, at, ok := db.kept(slices.Compact(ids))
-	if !ok {
-		db.reload(gen)
+	if !ok || at != gen.rows {
+		db.reload(gen.rows)
 		return nil, false, nil
 	}
-	keys := make([][2]string, len(docs))
-	for i, d := range docs {
-		keys[i] = [2]string{d.Source, d.Name}
-	}
-	list, err := json.Marshal(keys)
+	stats, err := db.keptStats(ctx, tx, gen.stats)
 	if err != nil {
 		return nil, false, err
-	}
-	query := recallStatsQuery
-	if gen == 0 {
-		query = generationStatsQuery
-	}
-	stmt, err := db.stmt(ctx, query)
-	if err != nil {
-		return nil, false, err
-	}
-	if tx != nil {
-		stmt = tx.StmtContext(ctx, stmt)
-	}
-	rows, err := stmt.QueryContext(ctx, string(list))
-	if err != nil {
-		return nil, false, err
-	}
-	defer rows.Close()
-	stats := make(map[Key]stat)
-	for rows.Next() {
-		var k Key
-		var s stat
-		if err := rows.Scan(&k.Source, &k.Name, &s.times, &s.last); err != nil {
-			return nil, false, err
-		}
-		if k.Source == "" { // the generation's row
-			gen = s.times
-			continue
-		}
-		stats[k] = s
-	}
-	if err := rows.Err(); err != nil {
-		return nil, false, err
-	}
-	if gen != at {
-		db.reload(gen)
-		return nil, false, nil
 	}
 	for i := range docs {
 		d := &docs[i]
@@ -242,18 +224,54 @@ func (db *DB) keptDocs(ctx context.Context, tx *sql.Tx, gen int64, ids []int64) 
 	return docs, true, nil
 }
 
+// statsGenQuery is an expression for the count of changes to the recall
+// statistics; 0 when history.db has none.
+const statsGenQuery = "coalesce((SELECT n FROM history.stats_gen WHERE k = 1), 0)"
+
 // stat is a memory's recall statistics.
 type stat struct {
 	times int64
 	last  string
 }
 
-// recallStatsQuery reads the recall statistics of those memories, of the
-// JSON list of [source, name] pairs it is given, that have any; and
-// generationStatsQuery the same after a row with no source that holds the
-// generation in place of times.
-const (
-	recallStatsQuery = `SELECT r.source, r.name, r.times, r.last FROM json_each(?) j
-		CROSS JOIN history.recall_stats r ON r.source = j.value ->> 0 AND r.name = j.value ->> 1`
-	generationStatsQuery = `SELECT '', '', gen, '' FROM lengths WHERE k = 1 UNION ALL ` + recallStatsQuery
-)
+// keptStats returns every memory's recall statistics at count gen of
+// their changes: those kept when they are of gen, else read from the
+// file (in tx when not nil) and kept.
+func (db *DB) keptStats(ctx context.Context, tx *sql.Tx, gen int64) (map[Key]stat, error) {
+	r := &db.res
+	r.mu.Lock()
+	stats, at := r.stats, r.statsGen
+	r.mu.Unlock()
+	if stats != nil && at == gen && gen != 0 {
+		return stats, nil
+	}
+	var q interface {
+		QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+	} = db.sql
+	if tx != nil {
+		q = tx
+	}
+	rows, err := q.QueryContext(ctx, "SELECT source, name, times, last FROM history.recall_stats")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	stats = make(map[Key]stat)
+	for rows.Next() {
+		var k Key
+		var s stat
+		if err := rows.Scan(&k.Source, &k.Name, &s.times, &s.last); err != nil {
+			return nil, err
+		}
+		stats[k] = s
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if gen != 0 {
+		r.mu.Lock()
+		r.stats, r.statsGen = stats, gen
+		r.mu.Unlock()
+	}
+	return stats, nil
+}
