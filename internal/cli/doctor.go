@@ -99,6 +99,7 @@ func runDoctor(ctx context.Context, f *Factory) []check {
 	if o, err := agentOptions(f, "project", dir, dir == p.SharedVaultDir()); err == nil {
 		out = append(out, wiringChecks(ctx, f, p, o)...)
 	}
+	out = append(out, repoEnvCheck(ctx, f, p))
 	out = append(out, vaultCheck(f, "vault", false))
 	out = append(out, vaultCheck(f, "user vault", true))
 	out = append(out, reviewCheck(f))

@@ -46,13 +46,20 @@ exits at once: that is a session mnemo itself started.`,
 				fmt.Fprintf(f.IO.ErrOut, "mnemo: hook: --agent %q is not one of %v; answering as claude-code\n", agentName, agent.Names)
 				agentName = "claude-code"
 			}
+			// First: nothing below may act on what the repository put in
+			// the environment the agent gave this hook.
+			ignored, err := f.distrustRepo(cmd.Context(), agentName, f.Env.Getenv("CLAUDE_PROJECT_DIR"))
+			if err != nil {
+				f.Log(false).Warn("repository settings: ask git which files it tracks", "err", err)
+			}
 			r := &hook.Runner{
-				Agent:  agentName,
-				Env:    f.Env,
-				Now:    f.Now,
-				Getwd:  f.Getwd,
-				Stdout: f.IO.Out,
-				Spawn:  spawnWorker,
+				Agent:   agentName,
+				Env:     f.Env,
+				Now:     f.Now,
+				Getwd:   f.Getwd,
+				Stdout:  f.IO.Out,
+				Spawn:   spawnWorker,
+				Ignored: ignored,
 			}
 			if m := f.lazyModel(); m != nil {
 				r.Semantic = m.Short(hook.PromptTokens)

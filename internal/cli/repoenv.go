@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/user"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/envtrust"
+	"github.com/mnemo-dev/mnemo/internal/plural"
+	"github.com/mnemo-dev/mnemo/internal/project"
+)
+
+// repoEnvTimeout bounds the question to git of which settings files a
+// repository tracks; past it, a file counts as tracked.
+const repoEnvTimeout = 500 * time.Millisecond
+
+// distrustRepo removes from the environment the variables whose values
+// files the repository tracks in git put there ([envtrust.Check]), for a
+// process an agent starts (a hook, the MCP server): the agent built its
+// environment from the project's settings, and a repository anyone can
+// clone must not choose where mnemo sends a session, with whose key, or
+// where mnemo keeps its state. They go from the process itself, not only
+// from f.Env, so that nothing mnemo starts (git, the worker, the claude
+// child) inherits them; HOME, when it goes, comes back from the user
+// database. dirs are the folders the agent works in, besides the working
+// folder. It returns what it removed; the error, to log, says what could
+// not be read (a file git could not answer for counts as tracked).
+func (f *Factory) distrustRepo(ctx context.Context, agentName string, dirs ...string) ([]envtrust.Finding, error) {
+	ctx, cancel := context.WithTimeout(ctx, repoEnvTimeout)
+	defer cancel()
+	if wd, err := f.Getwd(); err == nil {
+		dirs = append(dirs, wd)
+	}
+	found, err := envtrust.Check(ctx, envtrust.Options{Agent: agentName, Dirs: dirs, Getenv: f.Env.Getenv, Home: f.Env.Home})
+	if len(found) == 0 {
+		return nil, err
+	}
+	drop := make(map[string]bool)
+	for _, fd := range found {
+		drop[fd.Key] = true
+		os.Unsetenv(fd.Key)
+	}
+	home := f.Env.Home
+	if drop["HOME"] {
+		home = ""
+		if u, err := user.Current(); err == nil {
+			home = u.HomeDir
+			os.Setenv("HOME", home)
+		}
+	}
+	getenv := f.Env.Getenv
+	f.Env = project.Env{Home: home, Getenv: func(k string) string {
+		if drop[k] {
+			return ""
+		}
+		return getenv(k)
+	}}
+	f.Project = sync.OnceValues(f.findProject)
+	return found, err
+}
+
+// repoEnvCheck reports the variables that files the repository tracks set
+// for the agents' hooks and MCP servers, which mnemo ignores when it finds
+// them with the repository's values: those that steer where a session
+// goes make the captured sessions offline ones.
+func repoEnvCheck(ctx context.Context, f *Factory, p *project.Project) check {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	dirs := []string{p.Root}
+	if wd, err := f.Getwd(); err == nil {
+		dirs = append(dirs, wd)
+	}
+	found, err := envtrust.Declared(ctx, envtrust.Options{Dirs: dirs, Getenv: f.Env.Getenv, Home: f.Env.Home})
+	if err != nil {
+		return check{Name: "repo env", Status: "warn", Detail: "could not tell which settings files git tracks (they count as tracked): " + err.Error()}
+	}
+	steer := slices.DeleteFunc(slices.Clone(found), func(fd envtrust.Finding) bool { return !envtrust.Steers(fd.Key) })
+	rest := len(found) - len(steer)
+	if len(steer) == 0 {
+		c := check{Name: "repo env", Status: "ok", Detail: "no file the repository tracks sets where sessions go"}
+		if rest > 0 {
+			c.Detail += "; mnemo ignores the " + plural.N(rest, "variable", "variables") + " they set"
+		}
+		return c
+	}
+	detail := "set by files the repository tracks: " + envtrust.List(steer) + "; mnemo's hooks ignore them"
+	if rest > 0 {
+		detail += " (and " + plural.N(rest, "other variable", "other variables") + ")"
+	}
+	return check{Name: "repo env", Status: "warn",
+		Detail: detail + " and extract the sessions they reach offline",
+		Fix:    "to use a value of your own, set it in an untracked .claude/settings.local.json; to accept the repository's, set the same in ~/.claude/settings.json"}
+}
