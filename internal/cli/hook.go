@@ -30,7 +30,10 @@ by hand except to see what they do.
 
 A hook always exits 0 and prints either its whole answer or nothing; errors
 go to the state log (~/.mnemo/state/<project>/log). With MNEMO_CHILD set it
-exits at once: that is a session mnemo itself started.`,
+exits at once: that is a session mnemo itself started. A variable that a file
+the repository tracks in git put in its environment (the env of a committed
+.claude/settings.json) is ignored; when it chooses where sessions go, the
+session is extracted offline (mnemo doctor names them).`,
 		Example: `  echo '{"session_id":"s1","cwd":"'$PWD'","source":"startup"}' | mnemo hook session-start
   echo '{"session_id":"s1","cwd":"'$PWD'","prompt":"how do we deploy?"}' | mnemo hook user-prompt-submit`,
 		// A hook exits 0 whatever it is given: a mistake here must not
