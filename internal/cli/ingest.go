@@ -85,11 +85,12 @@ type ingestSummary struct {
 }
 
 func runIngest(ctx context.Context, f *Factory, opts ingestOptions) error {
+	offline := f.distrustAgentShell(ctx)
 	files, err := ingestFiles(f, opts)
 	if err != nil {
 		return err
 	}
-	c, err := openCapture(ctx, f, opts.extractor)
+	c, err := openCapture(ctx, f, opts.extractor, offline)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/user"
 	"slices"
@@ -60,6 +61,42 @@ func (f *Factory) distrustRepo(ctx context.Context, agentName string, dirs ...st
 	}}
 	f.Project = sync.OnceValues(f.findProject)
 	return found, err
+}
+
+// distrustAgentShell is distrustRepo for a command an agent's shell tool
+// ran (CLAUDECODE or GEMINI_CLI in its environment, which Claude Code and
+// Gemini CLI set there): the agent gave it the environment it built from
+// the project's files, as it gives a hook, and a repository's
+// instructions can ask the agent to run mnemo ingest. A command run from
+// the user's own shell has nothing of the repository's to remove. It
+// reports whether a removed variable steers where sessions go: the
+// command then extracts offline, the user's own value being lost.
+func (f *Factory) distrustAgentShell(ctx context.Context) bool {
+	var agentName string
+	switch {
+	case f.Env.Getenv("CLAUDECODE") != "":
+		agentName = "claude-code"
+	case f.Env.Getenv("GEMINI_CLI") != "":
+		agentName = "gemini"
+	default:
+		return false
+	}
+	ignored, err := f.distrustRepo(ctx, agentName, f.Dir, f.Env.Getenv("CLAUDE_PROJECT_DIR"))
+	log := f.Log(false)
+	if err != nil {
+		log.Warn("repository settings: ask git which files it tracks", "err", err)
+	}
+	if len(ignored) == 0 {
+		return false
+	}
+	offline := slices.ContainsFunc(ignored, func(fd envtrust.Finding) bool { return envtrust.Steers(fd.Key) })
+	msg := "mnemo: ignored what files the repository tracks set: " + envtrust.List(ignored)
+	if offline {
+		msg += "; extracting offline"
+	}
+	fmt.Fprintln(f.IO.ErrOut, msg)
+	log.Warn("repository settings ignored", "vars", envtrust.List(ignored), "offline", offline)
+	return offline
 }
 
 // repoEnvCheck reports the variables that files the repository tracks set

@@ -48,7 +48,8 @@ else the offline heuristic), anthropic, claude-cli, openai or heuristic.`,
   mnemo worker --idle 5m --extractor heuristic`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := openCapture(cmd.Context(), f, extractor)
+			offline := f.distrustAgentShell(cmd.Context())
+			c, err := openCapture(cmd.Context(), f, extractor, offline)
 			if err != nil {
 				return err
 			}
@@ -142,8 +143,10 @@ type captureRun struct {
 
 func (c *captureRun) close() { c.q.Close() }
 
-// openCapture opens the queue and builds the worker of the project.
-func openCapture(ctx context.Context, f *Factory, extractorName string) (*captureRun, error) {
+// openCapture opens the queue and builds the worker of the project. With
+// offline set every job is extracted by the offline extractor, whatever it
+// was queued for.
+func openCapture(ctx context.Context, f *Factory, extractorName string, offline bool) (*captureRun, error) {
 	p, err := f.Project()
 	if err != nil {
 		return nil, err
@@ -162,7 +165,13 @@ func openCapture(ctx context.Context, f *Factory, extractorName string) (*captur
 		// auto even by a worker started under another $MNEMO_EXTRACTOR.
 		extractorName = extract.ProviderAuto
 	}
+	if offline {
+		extractorName = extract.ProviderHeuristic
+	}
 	build := func(name string) (extract.Extractor, error) {
+		if offline {
+			name = extract.ProviderHeuristic
+		}
 		cfg := extractConfig(f)
 		cfg.Provider = name
 		cfg.Ledger, cfg.Logger = worker.Ledger(q), log
