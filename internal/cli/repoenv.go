@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"os"
 	"os/user"
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/envtrust"
-	"github.com/mnemo-dev/mnemo/internal/plural"
 	"github.com/mnemo-dev/mnemo/internal/project"
 )
 
@@ -69,8 +67,8 @@ func (f *Factory) distrustRepo(ctx context.Context, agentName string, dirs ...st
 // the project's files, as it gives a hook, and a repository's
 // instructions can ask the agent to run mnemo ingest. A command run from
 // the user's own shell has nothing of the repository's to remove. It
-// reports whether a removed variable steers where sessions go: the
-// command then extracts offline, the user's own value being lost.
+// reports whether it removed a variable: the command then extracts
+// offline, the user's own value being lost.
 func (f *Factory) distrustAgentShell(ctx context.Context) bool {
 	var agentName string
 	switch {
@@ -89,20 +87,15 @@ func (f *Factory) distrustAgentShell(ctx context.Context) bool {
 	if len(ignored) == 0 {
 		return false
 	}
-	offline := slices.ContainsFunc(ignored, func(fd envtrust.Finding) bool { return envtrust.Steers(fd.Key) })
-	msg := "mnemo: ignored what files the repository tracks set: " + envtrust.List(ignored)
-	if offline {
-		msg += "; extracting offline"
-	}
-	fmt.Fprintln(f.IO.ErrOut, msg)
-	log.Warn("repository settings ignored", "vars", envtrust.List(ignored), "offline", offline)
-	return offline
+	fmt.Fprintln(f.IO.ErrOut, "mnemo: ignored what files the repository tracks set: "+envtrust.List(ignored)+"; extracting offline")
+	log.Warn("repository settings ignored", "vars", envtrust.List(ignored), "extractor", "heuristic")
+	return true
 }
 
-// repoEnvCheck reports the variables that files the repository tracks set
-// for the agents' hooks and MCP servers, which mnemo ignores when it finds
-// them with the repository's values: those that steer where a session
-// goes make the captured sessions offline ones.
+// repoEnvCheck reports the variables that steer mnemo which files the
+// repository tracks set for the agents' hooks and MCP servers: mnemo
+// ignores them when it finds them with the repository's values, and
+// extracts the sessions they reach offline.
 func repoEnvCheck(ctx context.Context, f *Factory, p *project.Project) check {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -114,20 +107,10 @@ func repoEnvCheck(ctx context.Context, f *Factory, p *project.Project) check {
 	if err != nil {
 		return check{Name: "repo env", Status: "warn", Detail: "could not tell which settings files git tracks (they count as tracked): " + err.Error()}
 	}
-	steer := slices.DeleteFunc(slices.Clone(found), func(fd envtrust.Finding) bool { return !envtrust.Steers(fd.Key) })
-	rest := len(found) - len(steer)
-	if len(steer) == 0 {
-		c := check{Name: "repo env", Status: "ok", Detail: "no file the repository tracks sets where sessions go"}
-		if rest > 0 {
-			c.Detail += "; mnemo ignores the " + plural.N(rest, "variable", "variables") + " they set"
-		}
-		return c
-	}
-	detail := "set by files the repository tracks: " + envtrust.List(steer) + "; mnemo's hooks ignore them"
-	if rest > 0 {
-		detail += " (and " + plural.N(rest, "other variable", "other variables") + ")"
+	if len(found) == 0 {
+		return check{Name: "repo env", Status: "ok", Detail: "no file the repository tracks sets a variable that steers mnemo"}
 	}
 	return check{Name: "repo env", Status: "warn",
-		Detail: detail + " and extract the sessions they reach offline",
+		Detail: "set by files the repository tracks: " + envtrust.List(found) + "; mnemo's hooks ignore them and extract the sessions they reach offline",
 		Fix:    "to use a value of your own, set it in an untracked .claude/settings.local.json; to accept the repository's, set the same in ~/.claude/settings.json"}
 }

@@ -14,7 +14,12 @@
 // a project's files to its hooks' environment, so a Codex hook has nothing
 // to check.
 //
-// [Check] returns the variables whose value in the environment is one a
+// Only the variables that steer mnemo count ([Steers]): the extractor,
+// the providers' endpoints and credentials, proxies and certificates, the
+// programs mnemo starts, its folders. The others (a team's
+// BASH_DEFAULT_TIMEOUT_MS) are the agent's business and cost nothing.
+//
+// [Check] returns those whose value in the environment is one a
 // tracked file sets (or may set, when the agent expands $VAR in it): the
 // value as it is in the index, read through git, so that a local edit of a
 // tracked file is the user's. A value the user's own files set too is the
@@ -22,8 +27,8 @@
 // tracked files set, whatever the environment holds, for mnemo doctor.
 //
 // Only the files are read until a value of the environment is found in
-// one: then git is asked, with an environment from which every variable a
-// project file proposes, and every GIT_* variable, is removed. When git
+// one: then git is asked, with an environment from which the variables a
+// project file proposes, and every GIT_* variable, are removed. When git
 // cannot answer, the file is taken as tracked: in doubt, a value is the
 // repository's.
 package envtrust

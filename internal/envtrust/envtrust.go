@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"maps"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -55,8 +54,9 @@ type Options struct {
 	Home string
 }
 
-// Check returns the variables of the environment whose values come from
-// files the repositories around o.Dirs track: the value a tracked file
+// Check returns the variables of the environment that steer mnemo
+// ([Steers]) and whose values come from files the repositories around
+// o.Dirs track: the value a tracked file
 // sets (or may set, when the agent expands $VAR in it, or holds in its
 // text), unless one of the user's own files (untracked, or outside the
 // repository) sets the same value. One finding per variable, sorted. The
@@ -64,8 +64,9 @@ type Options struct {
 // ignore: when git cannot answer, a file counts as tracked.
 func Check(ctx context.Context, o Options) ([]Finding, error) { return o.scan(ctx, true) }
 
-// Declared returns every variable that files the repositories around
-// o.Dirs track set to a value the user's own files do not set too,
+// Declared returns every variable that steers mnemo which files the
+// repositories around o.Dirs track set to a value the user's own files do
+// not set too,
 // whatever the environment holds: what an agent's hooks would see of
 // the repository's, and mnemo ignore.
 func Declared(ctx context.Context, o Options) ([]Finding, error) { return o.scan(ctx, false) }
@@ -78,8 +79,68 @@ type found struct {
 }
 
 func (o Options) scan(ctx context.Context, byEnv bool) ([]Finding, error) {
-	var cands []projectFile
-	proposed := make(map[string]bool) // the variables a project file sets to their value in the environment
+	value := func(s setting) string {
+		if byEnv {
+			return o.Getenv(s.key)
+		}
+		return s.value
+	}
+	cands, proposed, errs := o.candidates(ctx, byEnv)
+	if len(cands) == 0 {
+		return nil, errors.Join(errs...)
+	}
+	var roots []string
+	for _, c := range cands {
+		if !slices.Contains(roots, c.root) {
+			roots = append(roots, c.root)
+		}
+	}
+	env := gitEnv(proposed)
+	// What the user's own files vouch for needs no question to git about
+	// the repository's files.
+	vouched := o.userSettings(ctx, proposed, roots, env)
+	isVouched := func(key, v string) bool { return slices.Contains(vouched[key], v) }
+	cands = slices.DeleteFunc(cands, func(c cand) bool {
+		return !slices.ContainsFunc(c.sets, func(s setting) bool { return !isVouched(s.key, value(s)) })
+	})
+	texts, gitErrs := repoTexts(ctx, cands, env)
+	errs = append(errs, gitErrs...)
+	var out []found
+	for _, c := range cands {
+		t, tracked := texts[c.abs]
+		if !tracked {
+			for _, s := range c.src.read(c.data) { // an untracked file is the user's
+				vouched[s.key] = append(vouched[s.key], s.value)
+			}
+			continue
+		}
+		var sets []setting
+		for _, text := range t {
+			sets = append(sets, steering(c.src.read(text))...)
+		}
+		if byEnv {
+			sets = o.matching(sets, t)
+		}
+		for _, s := range sets {
+			out = append(out, found{Finding{Key: s.key, File: c.rel}, value(s)})
+		}
+	}
+	out = slices.DeleteFunc(out, func(f found) bool { return isVouched(f.Key, f.value) })
+	return findings(out), errors.Join(errs...)
+}
+
+// A cand is a project file that sets variables that steer mnemo.
+type cand struct {
+	projectFile
+	sets []setting // those (with their value in the environment, when checking one)
+}
+
+// candidates reads the project files, keeping those that set a variable
+// that steers mnemo (to its value in the environment, byEnv), and which
+// variables they propose.
+func (o Options) candidates(ctx context.Context, byEnv bool) ([]cand, map[string]bool, []error) {
+	var cands []cand
+	proposed := make(map[string]bool)
 	var errs []error
 	for _, pf := range o.projectFiles(ctx) {
 		data, err := readRegular(pf.abs)
@@ -89,7 +150,7 @@ func (o Options) scan(ctx context.Context, byEnv bool) ([]Finding, error) {
 			}
 			continue
 		}
-		sets := pf.src.read(data)
+		sets := steering(pf.src.read(data))
 		if byEnv {
 			sets = o.matching(sets, [][]byte{data})
 		}
@@ -100,19 +161,22 @@ func (o Options) scan(ctx context.Context, byEnv bool) ([]Finding, error) {
 			proposed[s.key] = true
 		}
 		pf.data = data
-		cands = append(cands, pf)
+		cands = append(cands, cand{pf, sets})
 	}
-	if len(cands) == 0 {
-		return nil, errors.Join(errs...)
-	}
+	return cands, proposed, errs
+}
+
+// repoTexts asks git, one repository at a time, what of the candidates is
+// the repository's ([repo.texts]).
+func repoTexts(ctx context.Context, cands []cand, env []string) (map[string][][]byte, []error) {
 	byRoot := make(map[string][]file)
 	for _, c := range cands {
 		byRoot[c.root] = append(byRoot[c.root], c.file)
 	}
-	env := gitEnv(proposed)
 	texts := make(map[string][][]byte)
+	var errs []error
 	for root, files := range byRoot {
-		t, err := repo{root: root, env: env}.repoTexts(ctx, files)
+		t, err := repo{root: root, env: env}.texts(ctx, files)
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -120,34 +184,13 @@ func (o Options) scan(ctx context.Context, byEnv bool) ([]Finding, error) {
 			texts[k] = v
 		}
 	}
-	var out []found
-	vouched := make(map[string][]string) // values the user's own files set, by variable
-	for _, c := range cands {
-		t, tracked := texts[c.abs]
-		if !tracked {
-			for _, s := range c.src.read(c.data) {
-				vouched[s.key] = append(vouched[s.key], s.value)
-			}
-			continue
-		}
-		var sets []setting
-		for _, text := range t {
-			sets = append(sets, c.src.read(text)...)
-		}
-		if byEnv {
-			sets = o.matching(sets, t)
-		}
-		for _, s := range sets {
-			v := s.value
-			if byEnv {
-				v = o.Getenv(s.key)
-			}
-			out = append(out, found{Finding{Key: s.key, File: c.rel}, v})
-		}
-	}
-	o.userSettings(ctx, out, slices.Collect(maps.Keys(byRoot)), env, vouched)
-	out = slices.DeleteFunc(out, func(f found) bool { return slices.Contains(vouched[f.Key], f.value) })
-	return findings(out), errors.Join(errs...)
+	return texts, errs
+}
+
+// steering returns the settings of variables that steer mnemo ([Steers]):
+// the others are left to the agent, and cost no question to git.
+func steering(sets []setting) []setting {
+	return slices.DeleteFunc(sets, func(s setting) bool { return !Steers(s.key) })
 }
 
 // matching returns the settings of sets whose variable the environment
@@ -168,23 +211,22 @@ func (o Options) matching(sets []setting, texts [][]byte) []setting {
 	return out
 }
 
-// userSettings adds to vouched what the user's own files set: the user's
-// Claude Code settings (in $CLAUDE_CONFIG_DIR, unless the repository set
-// it), Gemini CLI's, and the managed ones. One that a repository (of
-// roots) tracks is no user's file, whatever the environment says.
-func (o Options) userSettings(ctx context.Context, out []found, roots []string, env []string, vouched map[string][]string) {
-	repoSet := func(key string) bool {
-		return slices.ContainsFunc(out, func(f found) bool { return f.Key == key })
-	}
+// userSettings returns the values the user's own files set, by
+// variable: the user's Claude Code settings (in $CLAUDE_CONFIG_DIR unless
+// a project file proposes it), Gemini CLI's, and the managed ones. One
+// that a repository (of roots) tracks is no user's file, whatever the
+// environment says.
+func (o Options) userSettings(ctx context.Context, proposed map[string]bool, roots []string, env []string) map[string][]string {
+	vouched := make(map[string][]string)
 	home := o.Home
-	if repoSet("HOME") {
+	if proposed["HOME"] {
 		home = ""
 		if u, err := user.Current(); err == nil {
 			home = u.HomeDir
 		}
 	}
 	claudeHome := o.Getenv("CLAUDE_CONFIG_DIR")
-	if claudeHome == "" || repoSet("CLAUDE_CONFIG_DIR") {
+	if claudeHome == "" || proposed["CLAUDE_CONFIG_DIR"] {
 		claudeHome = filepath.Join(home, ".claude")
 	}
 	srcs := append([]source{{path: filepath.ToSlash(filepath.Join(claudeHome, "settings.json")), read: readClaudeSettings}}, userSources...)
@@ -204,6 +246,7 @@ func (o Options) userSettings(ctx context.Context, out []found, roots []string, 
 			vouched[s.key] = append(vouched[s.key], s.value)
 		}
 	}
+	return vouched
 }
 
 // trackedIn reports whether one of the repositories of roots tracks the
@@ -218,7 +261,7 @@ func (o Options) trackedIn(ctx context.Context, path string, data []byte, roots 
 		if err != nil || !filepath.IsLocal(rel) {
 			continue
 		}
-		texts, _ := repo{root: root, env: env}.repoTexts(ctx, []file{{abs: real, rel: filepath.ToSlash(rel), data: data}})
+		texts, _ := repo{root: root, env: env}.texts(ctx, []file{{abs: real, rel: filepath.ToSlash(rel), data: data}})
 		if _, ok := texts[real]; ok {
 			return true
 		}
@@ -258,9 +301,10 @@ func (o Options) projectFiles(ctx context.Context) []projectFile {
 			continue
 		}
 		real, err := filepath.EvalSymlinks(d)
-		if err != nil {
+		if err != nil || seen[real] {
 			continue
 		}
+		seen[real] = true
 		// No $GIT_CEILING_DIRECTORIES: the repository may have set it
 		// to hide itself.
 		p, err := project.Find(ctx, real, project.Env{Home: o.Home})
@@ -306,26 +350,28 @@ func readRegular(path string) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
-// Steers reports whether the variable key chooses where mnemo sends a
-// session, with which credentials, or where it keeps its state: the
-// extractor; the providers' endpoints and credentials, mnemo's own and
-// what the claude child reads to reach the model (ANTHROPIC_* and
-// OPENAI_* but model names, AWS_*, Vertex and Foundry settings);
-// proxies and certificates; the programs it starts (PATH, NODE_OPTIONS);
-// its home and state folders and git's. When a repository set one of
-// these, a session is extracted offline: the value it replaced is lost.
+// Steers reports whether the variable key is one a repository must not
+// choose for mnemo: mnemo's own (MNEMO_*: the extractor, the state folder,
+// the clock...); where a session goes and with which credentials, mnemo's
+// providers' and the claude child's (ANTHROPIC_* and OPENAI_* but model
+// names, AWS_*, Vertex, Foundry and Bedrock settings, an OAuth token);
+// proxies and certificates; the programs mnemo starts and how they load
+// (PATH, LD_*, DYLD_*, NODE_OPTIONS...); the home, configuration and
+// temporary folders, git's included. When a repository set one, the value
+// it replaced is lost, and a session is extracted offline.
 func Steers(key string) bool {
 	k := strings.ToUpper(key)
 	switch k {
-	case "MNEMO_EXTRACTOR", "MNEMO_HOME", "HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "XDG_CONFIG_HOME",
-		"PATH", "NODE_OPTIONS", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR",
-		"GOOGLE_APPLICATION_CREDENTIALS", "CLOUD_ML_REGION":
+	case "HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "XDG_CONFIG_HOME", "TMPDIR",
+		"PATH", "NODE_OPTIONS", "NODE_EXTRA_CA_CERTS", "NODE_TLS_REJECT_UNAUTHORIZED", "NODE_USE_ENV_PROXY",
+		"SSL_CERT_FILE", "SSL_CERT_DIR", "GOOGLE_APPLICATION_CREDENTIALS", "CLOUD_ML_REGION":
 		return true
 	}
 	switch {
 	case strings.HasPrefix(k, "ANTHROPIC_"), strings.HasPrefix(k, "OPENAI_"):
 		return !strings.Contains(k, "MODEL")
-	case strings.HasPrefix(k, "AWS_"), strings.HasPrefix(k, "GIT_"), strings.HasPrefix(k, "VERTEX_REGION_"):
+	case strings.HasPrefix(k, "MNEMO_"), strings.HasPrefix(k, "AWS_"), strings.HasPrefix(k, "GIT_"),
+		strings.HasPrefix(k, "VERTEX_REGION_"), strings.HasPrefix(k, "LD_"), strings.HasPrefix(k, "DYLD_"):
 		return true
 	}
 	return strings.HasSuffix(k, "_PROXY") || childenv.Reaches(k)

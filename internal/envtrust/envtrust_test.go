@@ -35,9 +35,9 @@ func TestCheck(t *testing.T) {
 		checkedOut string // a variable whose value is the one git checked out in .claude/settings.json
 	}{
 		{name: "tracked settings",
-			files: layout{tracked: map[string]string{".claude/settings.json": claude(`"ANTHROPIC_BASE_URL": "` + url + `", "X": "1"`)}},
-			env:   map[string]string{"ANTHROPIC_BASE_URL": url, "X": "1"},
-			want:  []string{"ANTHROPIC_BASE_URL (.claude/settings.json)", "X (.claude/settings.json)"}},
+			files: layout{tracked: map[string]string{".claude/settings.json": claude(`"ANTHROPIC_BASE_URL": "` + url + `", "BASH_DEFAULT_TIMEOUT_MS": "1"`)}},
+			env:   map[string]string{"ANTHROPIC_BASE_URL": url, "BASH_DEFAULT_TIMEOUT_MS": "1"},
+			want:  []string{"ANTHROPIC_BASE_URL (.claude/settings.json)"}},
 		{name: "another value in the environment",
 			files: layout{tracked: map[string]string{".claude/settings.json": claude(`"ANTHROPIC_BASE_URL": "` + url + `"`)}},
 			env:   map[string]string{"ANTHROPIC_BASE_URL": "https://mine.example"}},
@@ -203,7 +203,7 @@ func TestDeclared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"BASH_DEFAULT_TIMEOUT_MS (.claude/settings.json)", "OPENAI_BASE_URL (.claude/settings.json)"}
+	want := []string{"OPENAI_BASE_URL (.claude/settings.json)"}
 	if !slices.Equal(strs(got), want) {
 		t.Errorf("Declared = %q, want %q", strs(got), want)
 	}
@@ -215,8 +215,9 @@ func TestSteers(t *testing.T) {
 		"OPENAI_BASE_URL": true, "OPENAI_API_KEY": true, "OPENAI_ORG_ID": true, "MNEMO_EXTRACTOR": true, "MNEMO_HOME": true,
 		"HOME": true, "CLAUDE_CONFIG_DIR": true, "PATH": true, "HTTPS_PROXY": true, "https_proxy": true, "NODE_OPTIONS": true,
 		"SSL_CERT_FILE": true, "AWS_PROFILE": true, "CLAUDE_CODE_USE_BEDROCK": true, "CLAUDE_CODE_OAUTH_TOKEN": true, "GIT_DIR": true,
+		"MNEMO_NOW": true, "LD_PRELOAD": true, "NODE_TLS_REJECT_UNAUTHORIZED": true, "TMPDIR": true,
 		"ANTHROPIC_MODEL": false, "OPENAI_MODEL": false, "ANTHROPIC_DEFAULT_HAIKU_MODEL": false, "BASH_DEFAULT_TIMEOUT_MS": false,
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": false, "CLAUDE_CODE_MAX_OUTPUT_TOKENS": false, "NODE_ENV": false, "MNEMO_SEMANTIC": false,
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": false, "CLAUDE_CODE_MAX_OUTPUT_TOKENS": false, "NODE_ENV": false, "GOOGLE_CLOUD_PROJECT": false,
 	} {
 		if got := Steers(key); got != want {
 			t.Errorf("Steers(%q) = %v, want %v", key, got, want)
@@ -285,4 +286,43 @@ func strs(fs []Finding) []string {
 		out = append(out, f.String())
 	}
 	return out
+}
+
+// BenchmarkCheck is what Check costs a hook: reading the files when no
+// value of the environment is in one, and asking git when one is.
+func BenchmarkCheck(b *testing.B) {
+	t := &testing.T{}
+	root := newRepo(t, layout{tracked: map[string]string{".claude/settings.json": `{"env": {"OPENAI_BASE_URL": "https://x.invalid/v1", "BASH_DEFAULT_TIMEOUT_MS": "1"}}`}})
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+	}{
+		{"no value of the repository's", map[string]string{"BASH_DEFAULT_TIMEOUT_MS": "1"}},
+		{"a value of the repository's", map[string]string{"OPENAI_BASE_URL": "https://x.invalid/v1"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			o := Options{Agent: "claude-code", Dirs: []string{root, root}, Getenv: mapEnv(c.env), Home: b.TempDir()}
+			for b.Loop() {
+				if _, err := Check(context.Background(), o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestCheckVouchedAsksNoGit: a value the user's own settings set too is
+// theirs, and git is not asked about it (a team's committed gateway
+// costs a hook nothing once its people set it themselves).
+func TestCheckVouchedAsksNoGit(t *testing.T) {
+	home := t.TempDir()
+	const settings = `{"env": {"ANTHROPIC_BASE_URL": "https://gateway.example"}}`
+	root := newRepo(t, layout{tracked: map[string]string{".claude/settings.json": settings}})
+	write(t, filepath.Join(home, ".claude", "settings.json"), settings)
+	t.Setenv("PATH", t.TempDir()) // no git
+	got, err := Check(context.Background(), Options{Dirs: []string{root}, Home: home,
+		Getenv: mapEnv(map[string]string{"ANTHROPIC_BASE_URL": "https://gateway.example"})})
+	if err != nil || len(got) != 0 {
+		t.Errorf("Check = %v, %v; want nothing, and no question to git", got, err)
+	}
 }

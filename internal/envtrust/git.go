@@ -65,13 +65,13 @@ type file struct {
 	data []byte // its content in the work tree
 }
 
-// repoTexts returns, for each file, what of it is the repository's: its
+// texts returns, for each file, what of it is the repository's: its
 // content when git tracks it unchanged (or the repository tracks a link
 // on its path), the index's copy (also with $Id$ expanded, as git's ident
 // attribute writes it) when the user changed it; no entry when the
 // repository does not track it. When git cannot answer, every file is the
 // repository's as it is, and the error says why.
-func (r repo) repoTexts(ctx context.Context, files []file) (map[string][][]byte, error) {
+func (r repo) texts(ctx context.Context, files []file) (map[string][][]byte, error) {
 	out := make(map[string][][]byte)
 	failClosed := func(err error) (map[string][][]byte, error) {
 		for _, f := range files {
@@ -106,96 +106,59 @@ func (r repo) repoTexts(ctx context.Context, files []file) (map[string][][]byte,
 			paths = append(paths, q.real)
 		}
 	}
-	index, err := r.lsFiles(ctx, paths)
+	index, changed, err := r.lsFiles(ctx, paths)
 	if err != nil {
 		return failClosed(err)
 	}
-	var tracked []string
 	for _, q := range qs {
 		for _, l := range q.links {
 			if _, ok := index[l]; ok { // the repository put the link there
 				out[q.f.abs] = [][]byte{q.f.data}
 			}
 		}
-		if e, ok := index[q.real]; ok && out[q.f.abs] == nil {
-			if e.stage != "0" { // a conflict: what is there came with a merge
-				out[q.f.abs] = [][]byte{q.f.data}
-			} else {
-				tracked = append(tracked, q.real)
-			}
-		}
-	}
-	changed, err := r.changed(ctx, tracked)
-	if err != nil {
-		return failClosed(err)
-	}
-	for _, q := range qs {
 		e, ok := index[q.real]
-		if !ok || out[q.f.abs] != nil {
-			continue
-		}
-		if !changed[q.real] {
+		switch {
+		case !ok || out[q.f.abs] != nil:
+		case e.stage != "0" || !changed[q.real]: // unchanged, or a conflict: what is there came with a merge
 			out[q.f.abs] = [][]byte{q.f.data}
-			continue
+		default:
+			blob, err := r.git(ctx, "cat-file", "blob", e.blob)
+			if err != nil {
+				return failClosed(err)
+			}
+			out[q.f.abs] = [][]byte{blob, bytes.ReplaceAll(blob, []byte("$Id$"), []byte("$Id: "+e.blob+" $"))}
 		}
-		blob, err := r.git(ctx, "cat-file", "blob", e.blob)
-		if err != nil {
-			return failClosed(err)
-		}
-		out[q.f.abs] = [][]byte{blob, bytes.ReplaceAll(blob, []byte("$Id$"), []byte("$Id: "+e.blob+" $"))}
 	}
 	return out, nil
 }
 
-// lsFiles returns the index's entries for paths, by path.
-func (r repo) lsFiles(ctx context.Context, paths []string) (map[string]entry, error) {
+// lsFiles returns the index's entries for paths, by path, and which of
+// them differ in the work tree (as git compares them: through the user's
+// filters), in one call.
+func (r repo) lsFiles(ctx context.Context, paths []string) (map[string]entry, map[string]bool, error) {
 	index := make(map[string]entry)
+	changed := make(map[string]bool)
 	if len(paths) == 0 {
-		return index, nil
+		return index, changed, nil
 	}
-	out, err := r.git(ctx, append([]string{"ls-files", "-s", "-z", "--"}, paths...)...)
+	out, err := r.git(ctx, append([]string{"ls-files", "--stage", "-t", "--cached", "--modified", "-z", "--"}, paths...)...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, rec := range strings.Split(string(out), "\x00") {
 		meta, path, ok := strings.Cut(rec, "\t")
 		if !ok {
 			continue
 		}
-		f := strings.Fields(meta)
-		if len(f) != 3 {
-			return nil, errors.New("git ls-files: unexpected output")
+		f := strings.Fields(meta) // tag, mode, blob, stage
+		if len(f) != 4 {
+			return nil, nil, errors.New("git ls-files: unexpected output")
 		}
-		if _, ok := index[path]; !ok { // of a conflict, stage 1 comes first
-			index[path] = entry{blob: f[1], stage: f[2]}
-		}
-	}
-	return index, nil
-}
-
-// changed returns which of the tracked paths differ in the work tree from
-// the index, as git status compares them (through the user's filters).
-func (r repo) changed(ctx context.Context, paths []string) (map[string]bool, error) {
-	changed := make(map[string]bool)
-	if len(paths) == 0 {
-		return changed, nil
-	}
-	out, err := r.git(ctx, append([]string{"status", "--porcelain", "-z", "--untracked-files=no", "--ignore-submodules", "--"}, paths...)...)
-	if err != nil {
-		return nil, err
-	}
-	recs := strings.Split(string(out), "\x00")
-	for i := 0; i < len(recs); i++ {
-		rec := recs[i]
-		if len(rec) < 4 {
-			continue
-		}
-		if rec[0] == 'R' || rec[0] == 'C' {
-			i++ // a rename's source follows
-		}
-		if rec[1] != ' ' {
-			changed[rec[3:]] = true
+		if f[0] == "C" {
+			changed[path] = true
+		} else if _, ok := index[path]; !ok { // of a conflict, stage 1 comes first
+			index[path] = entry{blob: f[2], stage: f[3]}
 		}
 	}
-	return changed, nil
+	return index, changed, nil
 }

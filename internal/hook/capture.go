@@ -3,7 +3,6 @@ package hook
 import (
 	"context"
 	"errors"
-	"slices"
 
 	"github.com/mnemo-dev/mnemo/internal/envtrust"
 	"github.com/mnemo-dev/mnemo/internal/extract"
@@ -27,17 +26,15 @@ func capture(ctx context.Context, w *world, in Input, event string, spawn func(r
 	// The extractor this session's environment asks for travels with the
 	// job, auto when it names none: a worker already running (started by
 	// another session, under another $MNEMO_EXTRACTOR) uses it. When the
-	// repository set a variable that chooses where a session goes, the
-	// user's own value of it is lost (the agent replaced it): the session
-	// is extracted offline, and nothing of it leaves the machine.
+	// repository set a variable that steers mnemo, the user's own value of
+	// it is lost (the agent replaced it): the session is extracted
+	// offline, and nothing of it leaves the machine.
 	x := w.env.Getenv("MNEMO_EXTRACTOR")
 	if x == "" {
 		x = extract.ProviderAuto
 	}
 	if len(w.ignored) > 0 {
-		if slices.ContainsFunc(w.ignored, func(f envtrust.Finding) bool { return envtrust.Steers(f.Key) }) {
-			x = extract.ProviderHeuristic
-		}
+		x = extract.ProviderHeuristic
 		w.log.Warn("repository settings ignored", "session", in.SessionID, "vars", envtrust.List(w.ignored), "extractor", x)
 	}
 	id, err := q.Enqueue(ctx, queue.Job{Session: in.SessionID, Transcript: transcript.GeminiOriginal(in.TranscriptPath), Cwd: in.Cwd, Event: event, Extractor: x})

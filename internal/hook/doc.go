@@ -10,6 +10,5 @@
 //
 // A hook acts on nothing a repository put in its environment: the caller
 // removes those variables first ([Runner.Ignored]); a capture names them in
-// the state log and, when one steers where a session goes, queues the
-// session for the offline extractor.
+// the state log and queues the session for the offline extractor.
 package hook

@@ -56,11 +56,11 @@ type Runner struct {
 	// hook only embeds the prompt, never the vault (the worker does).
 	Semantic recall.QueryEmbedder
 
-	// Ignored are the variables of the agent's environment that the
-	// repository's tracked files set ([envtrust.Check]), which Env no
-	// longer holds: a capture names them in the state log and, when one
-	// steers where a session goes ([envtrust.Steers]), queues the session
-	// for the offline extractor, since the user's own value is lost.
+	// Ignored are the variables of the agent's environment that steer
+	// mnemo and that the repository's tracked files set ([envtrust.Check]),
+	// which Env no longer holds: a capture names them in the state log and
+	// queues the session for the offline extractor, since the user's own
+	// values are lost.
 	Ignored []envtrust.Finding
 
 	// For tests: what answers an event (nil: handle), and the deadlines
