@@ -85,12 +85,11 @@ type ingestSummary struct {
 }
 
 func runIngest(ctx context.Context, f *Factory, opts ingestOptions) error {
-	offline := f.distrustAgentShell(ctx)
 	files, err := ingestFiles(f, opts)
 	if err != nil {
 		return err
 	}
-	c, err := openCapture(ctx, f, opts.extractor, offline)
+	c, err := openCapture(ctx, f, opts.extractor)
 	if err != nil {
 		return err
 	}

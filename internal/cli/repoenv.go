@@ -67,8 +67,8 @@ func (f *Factory) distrustRepo(ctx context.Context, agentName string, dirs ...st
 // the project's files, as it gives a hook, and a repository's
 // instructions can ask the agent to run mnemo ingest. A command run from
 // the user's own shell has nothing of the repository's to remove. It
-// reports whether it removed a variable: the command then extracts
-// offline, the user's own value being lost.
+// reports whether it removed a variable: the user's own value of it is
+// lost, and sessions are then extracted offline.
 func (f *Factory) distrustAgentShell(ctx context.Context) bool {
 	var agentName string
 	switch {
@@ -87,8 +87,8 @@ func (f *Factory) distrustAgentShell(ctx context.Context) bool {
 	if len(ignored) == 0 {
 		return false
 	}
-	fmt.Fprintln(f.IO.ErrOut, "mnemo: ignored what files the repository tracks set: "+envtrust.List(ignored)+"; extracting offline")
-	log.Warn("repository settings ignored", "vars", envtrust.List(ignored), "extractor", "heuristic")
+	fmt.Fprintln(f.IO.ErrOut, "mnemo: ignored what files the repository tracks set: "+envtrust.List(ignored))
+	log.Warn("repository settings ignored", "vars", envtrust.List(ignored))
 	return true
 }
 

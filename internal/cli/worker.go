@@ -48,8 +48,7 @@ else the offline heuristic), anthropic, claude-cli, openai or heuristic.`,
   mnemo worker --idle 5m --extractor heuristic`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			offline := f.distrustAgentShell(cmd.Context())
-			c, err := openCapture(cmd.Context(), f, extractor, offline)
+			c, err := openCapture(cmd.Context(), f, extractor)
 			if err != nil {
 				return err
 			}
@@ -143,10 +142,10 @@ type captureRun struct {
 
 func (c *captureRun) close() { c.q.Close() }
 
-// openCapture opens the queue and builds the worker of the project. With
-// offline set every job is extracted by the offline extractor, whatever it
-// was queued for.
-func openCapture(ctx context.Context, f *Factory, extractorName string, offline bool) (*captureRun, error) {
+// openCapture opens the queue and builds the worker of the project. When
+// the repository set variables that steer mnemo (f.offline), every job is
+// extracted by the offline extractor, whatever it was queued for.
+func openCapture(ctx context.Context, f *Factory, extractorName string) (*captureRun, error) {
 	p, err := f.Project()
 	if err != nil {
 		return nil, err
@@ -165,8 +164,10 @@ func openCapture(ctx context.Context, f *Factory, extractorName string, offline 
 		// auto even by a worker started under another $MNEMO_EXTRACTOR.
 		extractorName = extract.ProviderAuto
 	}
+	offline := f.offline
 	if offline {
 		extractorName = extract.ProviderHeuristic
+		fmt.Fprintln(f.IO.ErrOut, "mnemo: extracting offline: the repository set variables that steer mnemo")
 	}
 	build := func(name string) (extract.Extractor, error) {
 		if offline {
