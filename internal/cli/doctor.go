@@ -38,7 +38,8 @@ func newDoctorCmd(f *Factory) *cobra.Command {
 		Long: `Check that mnemo is installed and working for this project: the binary on
 PATH and that it is the one the hooks and MCP server run, no machine path in
 the files git shares, .claude/settings.local.json ignored by git,
-autoMemoryDirectory pointing at the vault, the vaults
+autoMemoryDirectory pointing at the vault, the variables the repository's
+tracked settings set (which mnemo's hooks ignore), the vaults
 readable and valid, the state folder writable, the index usable, the capture
 queue healthy and the extractor available. Each problem comes with what to
 run to fix it. Doctor only looks: it creates and changes nothing. Exits 1
@@ -99,6 +100,7 @@ func runDoctor(ctx context.Context, f *Factory) []check {
 	if o, err := agentOptions(f, "project", dir, dir == p.SharedVaultDir()); err == nil {
 		out = append(out, wiringChecks(ctx, f, p, o)...)
 	}
+	out = append(out, repoEnvCheck(ctx, f, p))
 	out = append(out, vaultCheck(f, "vault", false))
 	out = append(out, vaultCheck(f, "user vault", true))
 	out = append(out, reviewCheck(f))

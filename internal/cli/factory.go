@@ -28,6 +28,11 @@ type Factory struct {
 	// Project returns the project around Dir, found on first call.
 	Project func() (*project.Project, error)
 
+	// offline says that variables the repository set, which steer
+	// mnemo, were removed from the environment (distrustAgentShell): the
+	// user's own values are lost, so sessions are extracted offline.
+	offline bool
+
 	mu     sync.Mutex // guards following
 	vaults map[bool]*vault.Vault
 	model  *embed.Lazy

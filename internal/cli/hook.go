@@ -30,7 +30,10 @@ by hand except to see what they do.
 
 A hook always exits 0 and prints either its whole answer or nothing; errors
 go to the state log (~/.mnemo/state/<project>/log). With MNEMO_CHILD set it
-exits at once: that is a session mnemo itself started.`,
+exits at once: that is a session mnemo itself started. A variable that a file
+the repository tracks in git put in its environment (the env of a committed
+.claude/settings.json) is ignored; when it chooses where sessions go, the
+session is extracted offline (mnemo doctor names them).`,
 		Example: `  echo '{"session_id":"s1","cwd":"'$PWD'","source":"startup"}' | mnemo hook session-start
   echo '{"session_id":"s1","cwd":"'$PWD'","prompt":"how do we deploy?"}' | mnemo hook user-prompt-submit`,
 		// A hook exits 0 whatever it is given: a mistake here must not
@@ -46,13 +49,20 @@ exits at once: that is a session mnemo itself started.`,
 				fmt.Fprintf(f.IO.ErrOut, "mnemo: hook: --agent %q is not one of %v; answering as claude-code\n", agentName, agent.Names)
 				agentName = "claude-code"
 			}
+			// First: nothing below may act on what the repository put in
+			// the environment the agent gave this hook.
+			ignored, err := f.distrustRepo(cmd.Context(), agentName, f.Env.Getenv("CLAUDE_PROJECT_DIR"))
+			if err != nil {
+				f.Log(false).Warn("repository settings: ask git which files it tracks", "err", err)
+			}
 			r := &hook.Runner{
-				Agent:  agentName,
-				Env:    f.Env,
-				Now:    f.Now,
-				Getwd:  f.Getwd,
-				Stdout: f.IO.Out,
-				Spawn:  spawnWorker,
+				Agent:   agentName,
+				Env:     f.Env,
+				Now:     f.Now,
+				Getwd:   f.Getwd,
+				Stdout:  f.IO.Out,
+				Spawn:   spawnWorker,
+				Ignored: ignored,
 			}
 			if m := f.lazyModel(); m != nil {
 				r.Semantic = m.Short(hook.PromptTokens)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mnemo-dev/mnemo/internal/envtrust"
 	"github.com/mnemo-dev/mnemo/internal/mcpserver"
 	"github.com/mnemo-dev/mnemo/internal/recall"
 )
@@ -41,6 +42,16 @@ the reason, or with superseded_by marks it superseded.`,
 func runMCP(ctx context.Context, f *Factory) error {
 	if f.Dir == "" {
 		f.Dir = f.Env.Getenv("CLAUDE_PROJECT_DIR")
+	}
+	// First: nothing below may act on what the repository put in the
+	// environment the agent gave this server (its .mcp.json entry's env,
+	// the settings' env).
+	ignored, err := f.distrustRepo(ctx, "", f.Dir)
+	if err != nil {
+		f.Log(false).Warn("repository settings: ask git which files it tracks", "err", err)
+	}
+	if len(ignored) > 0 {
+		f.Log(false).Warn("repository settings ignored", "vars", envtrust.List(ignored))
 	}
 	project, err := f.Vault(false)
 	if err != nil {

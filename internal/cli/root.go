@@ -71,6 +71,15 @@ MEMORY.md index.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+		// A command an agent's shell tool ran acts on nothing the
+		// repository put in its environment (the hooks and the MCP server
+		// see to it themselves, knowing more of their agent).
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Name() != "hook" && cmd.Name() != "mcp" {
+				f.offline = f.distrustAgentShell(cmd.Context())
+			}
+			return nil
+		},
 	}
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)

@@ -142,7 +142,9 @@ type captureRun struct {
 
 func (c *captureRun) close() { c.q.Close() }
 
-// openCapture opens the queue and builds the worker of the project.
+// openCapture opens the queue and builds the worker of the project. When
+// the repository set variables that steer mnemo (f.offline), every job is
+// extracted by the offline extractor, whatever it was queued for.
 func openCapture(ctx context.Context, f *Factory, extractorName string) (*captureRun, error) {
 	p, err := f.Project()
 	if err != nil {
@@ -162,7 +164,15 @@ func openCapture(ctx context.Context, f *Factory, extractorName string) (*captur
 		// auto even by a worker started under another $MNEMO_EXTRACTOR.
 		extractorName = extract.ProviderAuto
 	}
+	offline := f.offline
+	if offline {
+		extractorName = extract.ProviderHeuristic
+		fmt.Fprintln(f.IO.ErrOut, "mnemo: extracting offline: the repository set variables that steer mnemo")
+	}
 	build := func(name string) (extract.Extractor, error) {
+		if offline {
+			name = extract.ProviderHeuristic
+		}
 		cfg := extractConfig(f)
 		cfg.Provider = name
 		cfg.Ledger, cfg.Logger = worker.Ledger(q), log

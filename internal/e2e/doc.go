@@ -12,6 +12,12 @@
 // (where .ci/run installs them, pinned), and skip, saying why, when one is
 // absent.
 //
+// TestCommittedSettingsEnv needs no client: it runs the SessionEnd
+// hook with the environment Claude Code builds from the settings files of
+// a project whose committed .claude/settings.json points mnemo's providers
+// at a recording server, and checks that the server gets nothing while the
+// user's own settings still reach it.
+//
 // TestManyWriters needs no client: it runs every kind of mnemo writer at
 // once (two MCP servers, CLI adds and edits, ingest) against the built
 // binary and checks that nothing reported written was lost or merged.

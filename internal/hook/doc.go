@@ -7,4 +7,8 @@
 // fields, empty, garbage, megabytes), works under a hard deadline, prints
 // all of its answer or nothing, logs every error to the state log, and
 // always exits 0.
+//
+// A hook acts on nothing a repository put in its environment: the caller
+// removes those variables first ([Runner.Ignored]); a capture names them in
+// the state log and queues the session for the offline extractor.
 package hook

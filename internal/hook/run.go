@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mnemo-dev/mnemo/internal/envtrust"
 	"github.com/mnemo-dev/mnemo/internal/project"
 	"github.com/mnemo-dev/mnemo/internal/recall"
 )
@@ -54,6 +55,13 @@ type Runner struct {
 	// Semantic embeds prompts for recall by meaning; nil turns it off. A
 	// hook only embeds the prompt, never the vault (the worker does).
 	Semantic recall.QueryEmbedder
+
+	// Ignored are the variables of the agent's environment that steer
+	// mnemo and that the repository's tracked files set ([envtrust.Check]),
+	// which Env no longer holds: a capture names them in the state log and
+	// queues the session for the offline extractor, since the user's own
+	// values are lost.
+	Ignored []envtrust.Finding
 
 	// For tests: what answers an event (nil: handle), and the deadlines
 	// (nil: deadlines).

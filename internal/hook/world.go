@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mnemo-dev/mnemo/internal/envtrust"
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/project"
 	"github.com/mnemo-dev/mnemo/internal/recall"
@@ -27,12 +28,13 @@ type world struct {
 	spawn func(root, stateDir string) error
 
 	semantic recall.QueryEmbedder // nil: no recall by meaning
+	ignored  []envtrust.Finding   // the repository's variables, which env does not hold
 }
 
 // world finds the project from the input's cwd (else $CLAUDE_PROJECT_DIR,
 // else the working folder) and its state folder and log.
 func (r *Runner) world(ctx context.Context, in Input) *world {
-	w := &world{env: r.Env, now: r.Now(), spawn: r.Spawn, semantic: r.Semantic}
+	w := &world{env: r.Env, now: r.Now(), spawn: r.Spawn, semantic: r.Semantic, ignored: r.Ignored}
 	dir := in.Cwd
 	if dir == "" {
 		dir = r.Env.Getenv("CLAUDE_PROJECT_DIR")
