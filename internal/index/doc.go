@@ -48,6 +48,14 @@
 // so they stay valid when the index is rebuilt. Its schema migrates forward
 // (history/*.sql, never dropped), and [DB.PruneHistory] keeps it bounded.
 //
+// What a process reads again and again is kept with the generation it was
+// read at, and read again once another process's write moved that on: a
+// search's stems and lengths row (by the sync generation), the vectors (by
+// theirs), and, for a process that asks for it with [DB.KeepResident] (the
+// MCP server), every memory's row and recall statistics (the latter by the
+// count of their changes that history.db's triggers keep). What a call
+// returns does not depend on what is kept.
+//
 // Every exported method is one transaction. A DB is safe for concurrent
 // use, also by several processes.
 package index
