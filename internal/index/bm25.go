@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
@@ -144,11 +145,12 @@ func (db *DB) search(ctx context.Context, stems []string, q WordQuery) (WordResu
 			return WordResult{}, err
 		}
 	}
-	score, err := db.bm25(ctx, tx, stems, q.Weights, l)
-	if err != nil {
+	sc := db.scratch.get(len(l.data) / 3)
+	defer db.scratch.put(sc)
+	if err := db.bm25(ctx, tx, stems, q.Weights, l, sc); err != nil {
 		return WordResult{}, err
 	}
-	hits, err := db.withHeads(ctx, tx, l, topHits(score, stems, q.Limit))
+	hits, err := db.withHeads(ctx, tx, l, topHits(sc.score, stems, q.Limit))
 	return WordResult{Hits: hits, Dropped: dropped}, err
 }
 
@@ -237,25 +239,54 @@ func (db *DB) lengthsData(ctx context.Context, tx *sql.Tx, gen int64) ([]byte, e
 // (stems are distinct, at most 64), by row: the rows are the lengths
 // row's, numbered from 0, and a slice by row costs a search a fraction
 // of what maps of the few thousand memories holding its words did.
-func (db *DB) bm25(ctx context.Context, tx *sql.Tx, stems []string, w Weights, l *lengths) ([]scored, error) {
+func (db *DB) bm25(ctx context.Context, tx *sql.Tx, stems []string, w Weights, l *lengths, sc *scratch) error {
 	stmt, err := db.stmt(ctx, occurrencesQuery)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	st := tx.StmtContext(ctx, stmt)
 	defer st.Close()
 	weights := w.byCode()
-	score := make([]scored, len(l.data)/3)
-	f := termFreqs{freq: make([]float64, len(score)), held: make([]bool, len(score))}
 	for i, s := range stems {
 		occ, err := db.occurrences(ctx, st, l.gen, s)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		f.set(occ, &weights)
-		l.add(score, &f, i)
+		sc.f.set(occ, &weights)
+		l.add(sc.score, &sc.f, i)
 	}
-	return score, nil
+	return nil
+}
+
+// A scratch is a word search's working memory: the scores and one
+// stem's frequencies by row, 250 KB at 10,000 memories, kept between
+// the searches of a process that searches again and again.
+type scratch struct {
+	score []scored
+	f     termFreqs
+}
+
+// scratchPool holds the scratches not in use.
+type scratchPool struct{ p sync.Pool }
+
+// get returns a scratch for rows rows, every score and frequency zero.
+func (sp *scratchPool) get(rows int) *scratch {
+	sc, _ := sp.p.Get().(*scratch)
+	if sc == nil || cap(sc.score) < rows || cap(sc.f.freq) < rows {
+		return &scratch{score: make([]scored, rows),
+			f: termFreqs{freq: make([]float64, rows), held: make([]bool, rows)}}
+	}
+	sc.score = sc.score[:rows]
+	clear(sc.score)
+	sc.f.freq, sc.f.held = sc.f.freq[:rows], sc.f.held[:rows]
+	return sc
+}
+
+// put returns sc to the pool, its frequencies zero again: only the rows
+// of the last stem set hold any.
+func (sp *scratchPool) put(sc *scratch) {
+	sc.f.set(nil, nil)
+	sp.p.Put(sc)
 }
 
 // occurrencesQuery reads every occurrence of a stem as one integer each,

@@ -60,8 +60,9 @@ type DB struct {
 	vmu    sync.Mutex   // guards following, and the set of each vectorState
 	vstate *vectorState // what the vectors were when last read (see Vectors)
 
-	words wordCache // what word searches read, kept by generation
-	res   resident  // every row, when the process keeps them (see KeepResident)
+	words   wordCache   // what word searches read, kept by generation
+	scratch scratchPool // word searches' working memory
+	res     resident    // every row, when the process keeps them (see KeepResident)
 
 	smu    sync.Mutex // guards following
 	synced []Source   // of the last sync: what a repair fills the new index from (see healed)
