@@ -118,11 +118,11 @@ func (r *Runner) handle(ctx context.Context, w *world, event string, in Input) (
 	}
 	switch event {
 	case SessionStart:
-		text, err := sessionStart(ctx, w, in, r.Agent)
+		text, natives, err := sessionStart(ctx, w, in, r.Agent)
 		if err != nil {
 			return nil, err
 		}
-		return r.output("SessionStart", text, reviewNudge(w)), nil
+		return r.output("SessionStart", text, reviewNudge(w, natives)), nil
 	case UserPromptSubmit:
 		text, err := userPromptSubmit(ctx, w, in)
 		return r.output("UserPromptSubmit", text, ""), err

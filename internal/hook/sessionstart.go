@@ -40,7 +40,9 @@ const (
 // wrote. A session is given each memory once (see [session]): on resume,
 // only what it was not given yet (unless the agent's resume lost it: see
 // [losesContextOnResume]); after a compaction, what the summary dropped.
-func sessionStart(ctx context.Context, w *world, in Input, agent string) (string, error) {
+// It returns too the memory files no one reviewed, for the person's
+// message ([reviewNudge]).
+func sessionStart(ctx context.Context, w *world, in Input, agent string) (string, []provenance.Native, error) {
 	native, check := natives(ctx, w) // first: it may regenerate MEMORY.md
 	all := check.Natives
 	br := newBrief(startBudget(w))
@@ -52,19 +54,19 @@ func sessionStart(ctx context.Context, w *world, in Input, agent string) (string
 		if warning != "" {
 			br.text("\n" + warning + ".\n")
 		}
-		return br.String(), nil
+		return br.String(), all, nil
 	}
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	defer db.Close()
 	s, err := openSession(ctx, db, in, losesContextOnResume(agent))
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	top, err := startCandidates(ctx, db, s, in)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	top = reviewed(top, native)
 	s.learn(top)
@@ -72,7 +74,7 @@ func sessionStart(ctx context.Context, w *world, in Input, agent string) (string
 	if in.Source == "compact" {
 		if start, ok := transcriptStart(in.TranscriptPath); ok {
 			if mine, err = db.UpdatedSince(ctx, start, 10); err != nil {
-				return "", err
+				return "", nil, err
 			}
 			s.learn(mine)
 			mine = s.fresh(reviewed(mine, native), len(mine))
@@ -101,7 +103,7 @@ func sessionStart(ctx context.Context, w *world, in Input, agent string) (string
 			w.log.Warn("record injection", "err", err)
 		}
 	}
-	return out, nil
+	return out, all, nil
 }
 
 // losesContextOnResume reports whether a resumed session of agent has lost
