@@ -43,8 +43,8 @@ const (
 // It returns too the memory files no one reviewed, for the person's
 // message ([reviewNudge]).
 func sessionStart(ctx context.Context, w *world, in Input, agent string) (string, []provenance.Native, error) {
-	native, check := natives(ctx, w) // first: it may regenerate MEMORY.md
-	all := check.Natives
+	rv := natives(ctx, w) // first: it may regenerate MEMORY.md
+	all := rv.check.Natives
 	br := newBrief(startBudget(w))
 	warning := joinWarnings(provenance.Summary(all), plantedNotes(w.vault))
 	db, err := w.openIndex(ctx)
@@ -68,7 +68,7 @@ func sessionStart(ctx context.Context, w *world, in Input, agent string) (string
 	if err != nil {
 		return "", nil, err
 	}
-	top = reviewed(top, native)
+	top = reviewed(top, rv)
 	s.learn(top)
 	var mine []index.Doc
 	if in.Source == "compact" {
@@ -77,7 +77,7 @@ func sessionStart(ctx context.Context, w *world, in Input, agent string) (string
 				return "", nil, err
 			}
 			s.learn(mine)
-			mine = s.fresh(reviewed(mine, native), len(mine))
+			mine = s.fresh(reviewed(mine, rv), len(mine))
 		}
 	}
 	stale, worth, notes := suspects(ctx, w, db, top, s)
@@ -85,7 +85,7 @@ func sessionStart(ctx context.Context, w *world, in Input, agent string) (string
 	room := br.hold(br.left / 2) // the lines may not crowd out the bodies
 	addIndexes(br, w, s)
 	s.gaveLines(stale.keys, br.section("Possibly stale (the code they describe changed; verify before use):", stale.lines, "possibly stale: run `mnemo verify`"))
-	if c := check.Conflicted; len(c) > 0 && len(s.given) == 0 {
+	if c := rv.check.Conflicted; len(c) > 0 && len(s.given) == 0 {
 		br.text(fmt.Sprintf("\nIn a git merge conflict, so not read as memories: %s. Resolve them, then run `mnemo reindex`.\n", strings.Join(c, ", ")))
 	}
 	if n := consolidate.Waiting(w.state); n > 0 && len(s.given) == 0 {
