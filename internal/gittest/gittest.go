@@ -1,5 +1,3 @@
-// Package gittest makes git histories for tests: what a teammate
-// committed and this clone pulled. It is imported by tests only.
 package gittest
 
 import (
