@@ -82,8 +82,10 @@ taken from, and the teammate's rejection ("rejection").
 
 Then the memory files written into a vault outside mnemo (by Claude Code's
 own auto memory, or by hand: files whose header names no source, or a source
-that mnemo did not write and git does not hold), marked
-"not reviewed", with any instruction or secret they hold. MEMORY.md and the
+that mnemo did not write and no teammate's commit gave), marked
+"not reviewed", with why and any instruction or secret they hold. A commit
+made in this clone is not a review, yours or the agent's ("committed in this
+clone (COMMIT)"); a teammate's, fetched or pulled, is. MEMORY.md and the
 hooks leave them out until they are approved.
 
 Approve with 'mnemo approve NAME' (a draft moves into the vault, a proposed
@@ -258,9 +260,10 @@ that proposes a change to a memory ([changes NAME] in 'mnemo inbox')
 changes that memory instead.
 
 A memory file written into a vault outside mnemo ('mnemo inbox' lists it as
-not reviewed) is approved where it is: it gets source: import:native, and
-MEMORY.md and the hooks include it from then on. Read it first: it is an
-agent's write.`,
+not reviewed, and why) is approved where it is: it gets source:
+import:native, and MEMORY.md and the hooks include it from then on. Read it
+first: it is an agent's write, even when it is committed in this clone (the
+agent can commit as easily as it writes).`,
 		Example: `  mnemo approve pnpm-in-web
   mnemo approve --edit prices-are-strings`,
 		Args: minArgs(1),

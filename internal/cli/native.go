@@ -53,14 +53,20 @@ func reviewCheck(f *Factory) check {
 	if len(ns) == 0 {
 		return check{Name: "review", Status: "ok", Detail: "no memory file written outside mnemo waits for review"}
 	}
-	var planted []string
+	var planted, why []string
 	for _, n := range ns {
 		if n.Planted() {
 			planted = append(planted, n.Name+" "+n.Problem())
 		}
+		if n.Why != "" {
+			why = append(why, n.Name+" "+n.Why)
+		}
 	}
 	c := check{Name: "review", Status: "warn", Fix: "mnemo inbox",
 		Detail: fmt.Sprintf("%s written outside mnemo %s not reviewed (MEMORY.md and the hooks leave %s out)", plural.N(len(ns), "memory file", "memory files"), plural.Of(len(ns), "is", "are"), plural.Of(len(ns), "it", "them"))}
+	if len(why) > 0 {
+		c.Detail += "; " + strings.Join(why, "; ")
+	}
 	if len(planted) > 0 {
 		c.Detail += fmt.Sprintf("; %d hold an instruction or a secret: %s", len(planted), strings.Join(planted, "; "))
 	}

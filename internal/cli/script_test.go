@@ -15,6 +15,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mnemo-dev/mnemo/internal/embed"
+	"github.com/mnemo-dev/mnemo/internal/gittest"
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/queue"
@@ -47,6 +48,18 @@ func TestScripts(t *testing.T) {
 				for _, f := range args {
 					ts.Check(os.WriteFile(ts.MkAbs(f), []byte(os.Expand(ts.ReadFile(f), ts.Getenv)), 0o644))
 				}
+			},
+			// teammate DIR: the files of DIR, a folder of the script's git
+			// work tree, become a teammate's: committed in another clone and
+			// pulled (a commit made here would vouch for none of them).
+			"teammate": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: teammate DIR")
+				}
+				other, err := os.MkdirTemp("", "mnemo-teammate-")
+				ts.Check(err)
+				ts.Defer(func() { os.RemoveAll(other) })
+				ts.Check(gittest.Share(ts.MkAbs(args[0]), other))
 			},
 			"mode":        checkMode,
 			"damageindex": damageIndex,

@@ -1,7 +1,10 @@
 // Package hook answers Claude Code's (and Codex's, Gemini CLI's, Cursor's)
 // hook events: SessionStart and UserPromptSubmit inject the memories worth
 // having, within a budget; PreCompact and SessionEnd queue the session for
-// the background worker; Stop does nothing, on purpose.
+// the background worker; Stop does nothing, on purpose. SessionStart also
+// tells the person (a systemMessage, at most once a day) what waits for
+// their review and why: drafts, and memory files written outside mnemo
+// (committed in this clone, holding an instruction or a secret).
 //
 // A hook never breaks the agent: it decodes any input (unknown or missing
 // fields, empty, garbage, megabytes), works under a hard deadline, prints

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mnemo-dev/mnemo/internal/fence"
+	"github.com/mnemo-dev/mnemo/internal/gittest"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/project"
 	"github.com/mnemo-dev/mnemo/internal/staleness"
@@ -63,19 +64,6 @@ func writeMemory(t *testing.T, dir string, m *memory.Memory) {
 	}
 }
 
-// commitVault commits the vault under root, as a person keeps the memories
-// they wrote: with no list of mnemo's writes yet, git's HEAD is what vouches
-// for a source in a git work tree.
-func commitVault(t *testing.T, root string) {
-	t.Helper()
-	for _, args := range [][]string{{"add", ".memory"}, {"commit", "-q", "--no-gpg-sign", "-m", "memories"}} {
-		cmd := exec.Command("git", append([]string{"-C", root, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-}
-
 // context decodes a hook's stdout and returns its additionalContext.
 func contextOf(t *testing.T, out []byte) string {
 	t.Helper()
@@ -117,7 +105,7 @@ func TestSessionStartCap(t *testing.T) {
 	}
 	idx.WriteString("<!-- mnemo:end -->\n")
 	os.WriteFile(filepath.Join(root, ".memory", "MEMORY.md"), []byte(idx.String()), 0o644)
-	commitVault(t, root)
+	gittest.FromTeammate(t, root, ".memory")
 
 	run(r, SessionStart, map[string]any{"session_id": "s", "cwd": root, "source": "startup"})
 	ctx := contextOf(t, out.Bytes())
@@ -148,7 +136,7 @@ func TestSessionStartStaleAndCompact(t *testing.T) {
 		Type: memory.TypeProject, Updated: now.Add(-48 * time.Hour), Anchors: anchors}, "Auth is in service.go."))
 	writeMemory(t, vaultDir, memory.New(memory.Header{Name: "fresh-fact", Description: "A fact written this session",
 		Type: memory.TypeProject, Updated: now.Add(-time.Minute)}, "Written during the session."))
-	commitVault(t, root)
+	gittest.FromTeammate(t, root, ".memory")
 	os.WriteFile(src, []byte("package auth // changed\n"), 0o644)
 	transcript := filepath.Join(t.TempDir(), "s.jsonl")
 	os.WriteFile(transcript, []byte(`{"type":"user","timestamp":"`+now.Add(-time.Hour).Format(time.RFC3339)+`"}`+"\n"), 0o644)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/index"
@@ -28,15 +29,31 @@ type nativesCheck struct {
 	Conflicted []string `json:"conflicted,omitempty"`
 }
 
+// A review is what a hook knows of which memories no one reviewed.
+type review struct {
+	native map[index.Key]provenance.Native // the last check's, by key
+	check  nativesCheck
+	edited func(index.Key) bool // see [world.editedUnreviewed]
+}
+
+// unreviewed reports whether the memory k is not to be given unasked: the
+// last check found no one reviewed it, or it was written in place since
+// and mnemo cannot vouch for it now.
+func (r review) unreviewed(k index.Key) bool {
+	_, ok := r.native[k]
+	return ok || r.edited(k)
+}
+
 // natives returns the memory files of both vaults that no one reviewed,
 // checked for instructions and secrets (package provenance), by key. The
 // check runs again only when a vault's folder changed since the last one:
 // a file created, removed or renamed (every write of mnemo's is a rename,
-// and a file Claude Code writes is a new name); an edit in place leaves
-// the last check standing until then. MEMORY.md is then regenerated from
-// the files, which leaves such files (and Claude Code's lines for them)
-// out, and every line that git brought but no file holds.
-func natives(ctx context.Context, w *world) (map[index.Key]provenance.Native, nativesCheck) {
+// and a file Claude Code writes is a new name); a file written in place
+// since is read again when it is about to be given ([review.unreviewed]).
+// MEMORY.md is then regenerated from the files, which leaves such files
+// (and Claude Code's lines for them) out, and every line that git brought
+// but no file holds.
+func natives(ctx context.Context, w *world) review {
 	path := filepath.Join(w.state, nativesFile)
 	stamp := folderStamp(w.sources())
 	var c nativesCheck
@@ -55,7 +72,55 @@ func natives(ctx context.Context, w *world) (map[index.Key]provenance.Native, na
 			byKey[c.Keys[i]] = n
 		}
 	}
-	return byKey, c
+	checked := w.now // no record of the check: every file is read again
+	if fi, err := os.Stat(path); err == nil {
+		checked = fi.ModTime()
+	}
+	return review{native: byKey, check: c, edited: w.editedUnreviewed(checked, path)}
+}
+
+// editedUnreviewed returns a test for what a check of the natives made at
+// checked cannot know: a project or user memory file written in place
+// since (an agent's Write or Edit tool, a shell's '>'), which leaves its
+// folder, and so the check, as they were. Such a file is read again, and
+// fails the test when mnemo cannot vouch for it now; the check kept at
+// path is then dropped, so that the next hook checks every file again.
+func (w *world) editedUnreviewed(checked time.Time, path string) func(index.Key) bool {
+	vaults := make(map[string]*vault.Vault)
+	seen := make(map[index.Key]bool)
+	return func(k index.Key) bool {
+		if bad, ok := seen[k]; ok {
+			return bad
+		}
+		dir, state := w.vault, w.state
+		switch k.Source {
+		case "project":
+		case "user":
+			dir, state = w.env.UserVaultDir(), w.env.UserStateDir()
+		default:
+			return false // a mounted vault is reviewed where it lives
+		}
+		fi, err := os.Stat(filepath.Join(dir, k.Name+".md"))
+		if err != nil || fi.ModTime().Before(checked) {
+			seen[k] = false
+			return false
+		}
+		v, ok := vaults[k.Source]
+		if !ok {
+			v, _ = vault.Open(dir, vault.LockPath(state))
+			vaults[k.Source] = v
+		}
+		bad := v == nil
+		if !bad {
+			m, err := v.Load(k.Name)
+			bad = err != nil || !m.Reviewed()
+		}
+		if seen[k] = bad; bad {
+			w.log.Warn("a memory file written in place is not reviewed now: left out", "vault", k.Source, "name", k.Name)
+			os.Remove(path)
+		}
+		return bad
+	}
 }
 
 // checkNatives lists the vaults and checks their unreviewed files: every
@@ -121,13 +186,10 @@ func (c *nativesCheck) add(w *world, source string, v *vault.Vault, secrets prov
 
 // reviewed drops from docs the memories no one reviewed: they are not
 // given to the agent unasked.
-func reviewed(docs []index.Doc, native map[index.Key]provenance.Native) []index.Doc {
-	if len(native) == 0 {
-		return docs
-	}
+func reviewed(docs []index.Doc, r review) []index.Doc {
 	out := docs[:0:0]
 	for _, d := range docs {
-		if _, ok := native[d.Key]; !ok {
+		if !r.unreviewed(d.Key) {
 			out = append(out, d)
 		}
 	}

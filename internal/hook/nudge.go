@@ -4,25 +4,29 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/consolidate"
+	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/plural"
+	"github.com/mnemo-dev/mnemo/internal/provenance"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
 // startMessage is the message for the person (not the model) at a
 // session's start: the git conflicts in MEMORY.md resolved since the last
-// one, then the drafts waiting for review. "" when there is nothing to say.
-func startMessage(w *world) string {
+// one, then the drafts and natives waiting for review. "" when there is
+// nothing to say.
+func startMessage(w *world, natives []provenance.Native) string {
 	var ms []string
 	for _, state := range []string{w.state, w.env.UserStateDir()} {
 		if m := resolvedNote(w, state); m != "" {
 			ms = append(ms, m)
 		}
 	}
-	if m := reviewNudge(w); m != "" {
+	if m := reviewNudge(w, natives); m != "" {
 		ms = append(ms, m)
 	}
 	return strings.Join(ms, "\n")
@@ -49,15 +53,22 @@ func resolvedNote(w *world, state string) string {
 }
 
 // nudgeFile keeps, in the state folder, the day the person was last told
-// that drafts wait for review.
+// that memories wait for review.
 const nudgeFile = "review-nudge"
 
+// maxNudgeNames is how many of the files written outside mnemo the message
+// names, with why each waits.
+const maxNudgeNames = 3
+
 // reviewNudge returns the message for the person (not the model) when
-// drafts wait for review, at most once a day per project: the review debt
-// reaches the one who can pay it. "" when there is nothing to say today.
-func reviewNudge(w *world) string {
+// drafts, or memory files written outside mnemo (natives), wait for review,
+// at most once a day per project: the review debt reaches the one who can
+// pay it. It names the natives that hold more than their being written
+// outside mnemo, with what (committed in this clone, an instruction, a
+// secret). "" when there is nothing to say today.
+func reviewNudge(w *world, natives []provenance.Native) string {
 	n := consolidate.Waiting(w.state)
-	if n == 0 {
+	if n == 0 && len(natives) == 0 {
 		return ""
 	}
 	today := w.now.Format("2006-01-02")
@@ -69,8 +80,41 @@ func reviewNudge(w *world) string {
 		w.log.Warn("keep the day of the review reminder", "err", err)
 		return "" // better no reminder than one every session
 	}
-	if n == 1 {
-		return "mnemo: 1 memory waits for review: run `mnemo ui` (or `mnemo inbox`)"
+	var parts []string
+	if n > 0 {
+		parts = append(parts, plural.N(n, "memory waits", "memories wait")+" for review")
 	}
-	return "mnemo: " + plural.N(n, "memory waits", "memories wait") + " for review: run `mnemo ui` (or `mnemo inbox`)"
+	if len(natives) > 0 {
+		parts = append(parts, plural.N(len(natives), "memory file written outside mnemo waits", "memory files written outside mnemo wait")+
+			" for review and "+plural.Of(len(natives), "is", "are")+" not loaded"+nativeReasons(natives))
+	}
+	return "mnemo: " + strings.Join(parts, "; ") + ": run `mnemo ui` (or `mnemo inbox`)"
+}
+
+// nativeReasons says, for the first few natives that hold more than their
+// being written outside mnemo, what: " (name: why; name: problem)".
+func nativeReasons(natives []provenance.Native) string {
+	var rs []string
+	more := 0
+	for _, n := range natives {
+		why := n.Why
+		if p := n.Problem(); p != "" {
+			why = strings.TrimPrefix(why+"; "+p, "; ")
+		}
+		if why == "" || !memory.ValidName(n.Name) {
+			continue
+		}
+		if len(rs) == maxNudgeNames {
+			more++
+			continue
+		}
+		rs = append(rs, n.Name+": "+why)
+	}
+	if len(rs) == 0 {
+		return ""
+	}
+	if more > 0 {
+		rs = append(rs, "and "+strconv.Itoa(more)+" more")
+	}
+	return " (" + strings.Join(rs, "; ") + ")"
 }

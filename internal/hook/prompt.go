@@ -65,11 +65,8 @@ func userPromptSubmit(ctx context.Context, w *world, in Input) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	native, _ := natives(ctx, w)
-	skip := func(k index.Key) bool {
-		_, ok := native[k]
-		return ok || given[k]
-	}
+	rv := natives(ctx, w)
+	skip := func(k index.Key) bool { return given[k] || rv.unreviewed(k) }
 	// Meaning decides which of the memories that clear the bar fill the
 	// slots, when there are more of them: it cannot add one (the bar asks
 	// for shared words), and the prompt is only embedded when it matters.

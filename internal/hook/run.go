@@ -126,13 +126,13 @@ func (r *Runner) handle(ctx context.Context, w *world, event string, in Input) (
 	}
 	switch event {
 	case SessionStart:
-		text, err := sessionStart(ctx, w, in, r.Agent)
+		text, natives, err := sessionStart(ctx, w, in, r.Agent)
 		if err != nil {
 			return nil, err
 		}
 		msg := ""
 		if r.showsMessages() { // what is told once is not spent where no one sees it
-			msg = startMessage(w)
+			msg = startMessage(w, natives)
 		}
 		return r.output("SessionStart", text, msg), nil
 	case UserPromptSubmit:

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mnemo-dev/mnemo/internal/gittest"
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 	"github.com/mnemo-dev/mnemo/internal/project"
@@ -80,7 +81,7 @@ func TestPromptEmbedsOnlyTheQuery(t *testing.T) {
 	}
 	writeMemory(t, dir, memory.New(memory.Header{Name: "deploy-release", Description: "Deploy to production by pushing release tags",
 		Type: memory.TypeProject, Updated: now.Add(-48 * time.Hour)}, "Pushing release tags makes the release ship."))
-	commitVault(t, root)
+	gittest.FromTeammate(t, root, ".memory")
 	model := &fakeModel{}
 	spawned := 0
 	r.Semantic = model

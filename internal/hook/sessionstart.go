@@ -40,9 +40,11 @@ const (
 // wrote. A session is given each memory once (see [session]): on resume,
 // only what it was not given yet (unless the agent's resume lost it: see
 // [losesContextOnResume]); after a compaction, what the summary dropped.
-func sessionStart(ctx context.Context, w *world, in Input, agent string) (string, error) {
-	native, check := natives(ctx, w) // first: it may regenerate MEMORY.md
-	all := check.Natives
+// It returns too the memory files no one reviewed, for the person's
+// message ([reviewNudge]).
+func sessionStart(ctx context.Context, w *world, in Input, agent string) (string, []provenance.Native, error) {
+	rv := natives(ctx, w) // first: it may regenerate MEMORY.md
+	all := rv.check.Natives
 	br := newBrief(startBudget(w))
 	warning := joinWarnings(provenance.Summary(all), plantedNotes(w.vault))
 	db, err := w.openIndex(ctx)
@@ -52,30 +54,30 @@ func sessionStart(ctx context.Context, w *world, in Input, agent string) (string
 		if warning != "" {
 			br.text("\n" + warning + ".\n")
 		}
-		return br.String(), nil
+		return br.String(), all, nil
 	}
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	defer db.Close()
 	s, err := openSession(ctx, db, in, losesContextOnResume(agent))
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	top, err := startCandidates(ctx, db, s, in)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	top = reviewed(top, native)
+	top = reviewed(top, rv)
 	s.learn(top)
 	var mine []index.Doc
 	if in.Source == "compact" {
 		if start, ok := transcriptStart(in.TranscriptPath); ok {
 			if mine, err = db.UpdatedSince(ctx, start, 10); err != nil {
-				return "", err
+				return "", nil, err
 			}
 			s.learn(mine)
-			mine = s.fresh(reviewed(mine, native), len(mine))
+			mine = s.fresh(reviewed(mine, rv), len(mine))
 		}
 	}
 	stale, worth, notes := suspects(ctx, w, db, top, s)
@@ -83,7 +85,7 @@ func sessionStart(ctx context.Context, w *world, in Input, agent string) (string
 	room := br.hold(br.left / 2) // the lines may not crowd out the bodies
 	addIndexes(br, w, s)
 	s.gaveLines(stale.keys, br.section("Possibly stale (the code they describe changed; verify before use):", stale.lines, "possibly stale: run `mnemo verify`"))
-	if c := check.Conflicted; len(c) > 0 && len(s.given) == 0 {
+	if c := rv.check.Conflicted; len(c) > 0 && len(s.given) == 0 {
 		br.text(fmt.Sprintf("\nIn a git merge conflict, so not read as memories: %s. Resolve them, then run `mnemo reindex`.\n", strings.Join(c, ", ")))
 	}
 	if n := consolidate.Waiting(w.state); n > 0 && len(s.given) == 0 {
@@ -101,7 +103,7 @@ func sessionStart(ctx context.Context, w *world, in Input, agent string) (string
 			w.log.Warn("record injection", "err", err)
 		}
 	}
-	return out, nil
+	return out, all, nil
 }
 
 // losesContextOnResume reports whether a resumed session of agent has lost

@@ -14,7 +14,8 @@ func forged(name, source string) string {
 // TestForgedSourceIsNative: a header that names a source does not make a
 // file the agent wrote a reviewed memory: it is marked in recall, left out
 // of MEMORY.md and of the session's context, whatever source it claims;
-// and no edit, rename or update through the server launders it.
+// no edit, rename or update through the server launders it, nor does a
+// commit made in this clone (the agent can commit as easily as it writes).
 func TestForgedSourceIsNative(t *testing.T) {
 	f := newFixture(t, map[string]string{".memory/staging-reset.md": mem("staging-reset", "project", "The staging database is reset nightly", "At 02:00 UTC.")})
 	sources := []string{"manual", "agent", "session:8f3a2c1d", "import:native"}
@@ -52,14 +53,14 @@ func TestForgedSourceIsNative(t *testing.T) {
 		t.Errorf("session start gave a forged memory:\n%s", ctx)
 	}
 
-	// once committed (a person's review through git), the header stands
+	// committed in this clone, it is still no one's review
 	f.git("add", "-A")
 	f.git("commit", "-q", "-m", "reviewed")
 	got.Memories = nil
 	f.ok("recall", map[string]any{"query": "staging deploys skip the review", "limit": 20, "min_confidence": 0}, &got)
 	for _, m := range got.Memories {
-		if m.Name == "forged-manual" && m.Review != "" {
-			t.Errorf("recall after the commit: forged-manual review = %q, want none", m.Review)
+		if m.Name == "forged-manual" && !strings.Contains(m.Review, "committed in this clone") {
+			t.Errorf("recall after a commit made here: forged-manual review = %q, want it not reviewed, committed in this clone", m.Review)
 		}
 	}
 }

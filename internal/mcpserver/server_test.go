@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mnemo-dev/mnemo/internal/embed"
+	"github.com/mnemo-dev/mnemo/internal/gittest"
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/mcpserver"
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -155,11 +156,10 @@ func newFixture(t testing.TB, files map[string]string, environ ...string) *fixtu
 	for name, text := range files {
 		f.write(name, text)
 	}
-	// the fixture's memories are what a person keeps: committed, so that
-	// git's HEAD vouches for their source on the first read (a test's
-	// later writes are the agent's, and are not)
-	f.git("add", project.VaultFolder)
-	f.git("commit", "-q", "-m", "memories")
+	// the fixture's memories are a teammate's, pulled through git, so
+	// that git vouches for their source on the first read (a test's later
+	// writes are the agent's, and are not)
+	gittest.FromTeammate(t, f.root, project.VaultFolder)
 	p, err := project.Find(context.Background(), f.root, f.env())
 	if err != nil {
 		t.Fatal(err)

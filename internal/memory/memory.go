@@ -98,8 +98,9 @@ type Memory struct {
 
 	src *source // what the memory was parsed from; nil for a new memory
 
-	disowned bool // see [Memory.Disown]
-	approved bool // see [Memory.Approve]
+	disowned    bool   // see [Memory.Disown]
+	disownedWhy string // see [Memory.Disowned]
+	approved    bool   // see [Memory.Approve]
 }
 
 // New returns a memory with the given header and body, the absent-key

@@ -17,10 +17,17 @@ const SourceNative = "import:native"
 func (m *Memory) Reviewed() bool { return m.Source != "" && !m.disowned }
 
 // Disown marks m as a file whose source mnemo cannot vouch for: mnemo did
-// not write these bytes and git's HEAD does not hold them (package vault
+// not write these bytes and no teammate's commit gave them (package vault
 // decides). It is then a native write, as if its header named no source,
-// until a person approves it; the header itself is kept as it is.
-func (m *Memory) Disown() { m.disowned = true }
+// until a person approves it; the header itself is kept as it is. why,
+// when not empty, says what else mnemo found, in words for the person
+// ("committed in this clone (…), and a commit made here is not a review");
+// see [Memory.Disowned].
+func (m *Memory) Disown(why string) { m.disowned, m.disownedWhy = true, why }
+
+// Disowned returns what [Memory.Disown] was told beyond the file's being
+// written outside mnemo: "" when nothing more, or when m is not disowned.
+func (m *Memory) Disowned() string { return m.disownedWhy }
 
 // Approve records a person's review of m, a memory no one had reviewed:
 // it gets [SourceNative] and is no longer disowned. Only a person's
@@ -28,7 +35,7 @@ func (m *Memory) Disown() { m.disowned = true }
 // vouches for the file written after it.
 func (m *Memory) Approve() {
 	m.Source = SourceNative
-	m.disowned, m.approved = false, true
+	m.disowned, m.disownedWhy, m.approved = false, "", true
 }
 
 // Approved reports whether [Memory.Approve] was called on m.

@@ -25,6 +25,10 @@ type Native struct {
 	Type        memory.Type
 	Instruction string // the kind of instruction it gives ([Instruction]), or ""
 	Secret      string // the kind of the first secret it holds (a [redact.Finding] kind), or ""
+	// Why says what more than "written outside mnemo" keeps it unreviewed
+	// ([memory.Memory.Disowned]): "committed in this clone (…), and a
+	// commit made here is not a review"; "" when nothing more.
+	Why string `json:",omitempty"`
 }
 
 // Planted reports whether the file holds what must never reach the agent
@@ -46,9 +50,12 @@ func (n Native) Problem() string {
 
 // Review says why the file waits for review, in the words the inbox, the
 // MCP server and the hooks use: "not reviewed: written outside mnemo",
-// then what the check found.
+// then why more, then what the check found.
 func (n Native) Review() string {
 	s := "not reviewed: written outside mnemo"
+	if n.Why != "" {
+		s += "; " + n.Why
+	}
 	if p := n.Problem(); p != "" {
 		s += "; " + p
 	}
@@ -77,7 +84,7 @@ func Natives(ms []*memory.Memory, secrets SecretFinder) []Native {
 		text := m.Shown()
 		// The description is shown (the inbox, the review page) and kept
 		// (the hooks' check in the state folder): never with its secret.
-		n := Native{Name: m.Name, Description: redact.String(m.Description), Type: m.Type, Instruction: Instruction(text)}
+		n := Native{Name: m.Name, Description: redact.String(m.Description), Type: m.Type, Instruction: Instruction(text), Why: m.Disowned()}
 		if fs := secrets.Find(text); len(fs) > 0 {
 			n.Secret = fs[0].Kind
 		}

@@ -14,6 +14,17 @@
 // memory holding a secret ([Secrets]: by kind, field and line, never the
 // secret). [ScanSecrets] finds the secrets already in a folder.
 //
+// A file's header (source: manual…) is believed only when something other
+// than the file vouches for it: mnemo's own write of those bytes on this
+// machine (a list of their digests in the state folder), or a teammate's
+// commit: git's HEAD holds those bytes and no commit made in this clone
+// (its reflogs name them) gave them. A commit made in this clone is no
+// one's review (an agent commits as easily as it writes), and a repository
+// into which nothing was fetched has no teammate's commit.
+// Every other file that names a source is disowned when it is read
+// ([memory.Memory.Disown], saying why), and package provenance, the hooks
+// and the CLI treat it as written outside mnemo until a person approves it.
+//
 // A MEMORY.md git left conflicted is regenerated keeping both sides'
 // lines ([RenderIndex]); whichever process does it notes the resolution in
 // the state folder, for the person to be told once ([TakeResolved]).

@@ -2,19 +2,15 @@ package vault
 
 import (
 	"bufio"
-	"context"
-	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/instruction"
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -28,10 +24,13 @@ import (
 // it wrote those very bytes and has not replaced or deleted them since (the
 // hashes of its writes, and of what it took back, are kept in the state
 // folder, beside the lock, where the vault's git never sees them), or
-// when git's HEAD holds them under that name (a teammate's memory, or
-// one committed, which is a person's review). Any other file with a
-// source is disowned ([memory.Memory.Disown]): a native write, kept out of
-// MEMORY.md and the hooks, marked in recall, listed by 'mnemo inbox'.
+// when a teammate's commit gave the file those bytes: git's HEAD holds
+// them under that name and no commit this clone made gave them (see
+// origin.go: a commit made here, by the agent or by a person sweeping in
+// what the agent wrote, is no one's review). Any other file with a source
+// is disowned ([memory.Memory.Disown]): a native write, kept out of
+// MEMORY.md and the hooks, marked in recall, listed by 'mnemo inbox' with
+// why.
 //
 // A commit may be anyone's (a cloned repository, a pull request), so git
 // vouches only for what a teammate may share unreviewed: a file that tells
@@ -45,7 +44,8 @@ import (
 // read, so it needs no review to be harmless.
 
 // writtenFile lists the SHA-256 of every memory file mnemo wrote to the
-// vault, one hex digest a line, appended.
+// vault, one hex digest a line, appended; a digest taken back (-digest) or
+// held for a commit made here (!digest commit) has a line of its own.
 const writtenFile = "written.sha256"
 
 // maxWrittenFile bounds the list as read: 1.3 million writes.
@@ -53,9 +53,45 @@ const maxWrittenFile = 64 << 20
 
 // vouches is what the vault vouches for: the list of writes as last read.
 type vouches struct {
-	mu     sync.Mutex // guards following
-	size   int64      // of the file when read; -1 before
-	hashes map[string]bool
+	mu   sync.Mutex // guards following
+	size int64      // of the file when read; -1 before
+	list *list      // nil before it is read
+}
+
+// A list is the list of writes as read: the digests of the files mnemo
+// vouches for, and of those a commit made in this clone gave their bytes,
+// which git does not vouch for ([Vault.hold]).
+type list struct {
+	vouched map[string]bool
+	held    map[string]string // digest → the commit
+}
+
+// apply adds a line of the list file to l: a digest vouched for, one taken
+// back, or one held with its commit; any other line is none.
+func (l *list) apply(line string) {
+	if rest, ok := strings.CutPrefix(line, heldMark); ok {
+		d, commit, _ := strings.Cut(rest, " ")
+		if len(d) == sha256.Size*2 && memory.ValidCommit(commit) {
+			l.held[d] = commit
+		}
+		return
+	}
+	switch d, back := strings.CutPrefix(line, revoked); {
+	case len(d) != sha256.Size*2:
+	case back:
+		delete(l.vouched, d)
+	default:
+		l.vouched[d] = true
+	}
+}
+
+// lookup says whether l vouches for the digest d, and the commit it is
+// held for, if any. l may be nil (nothing read: nothing vouched for).
+func (l *list) lookup(d string) (vouched bool, heldBy string) {
+	if l == nil {
+		return false, ""
+	}
+	return l.vouched[d], l.held[d]
 }
 
 func (v *Vault) writtenPath() string {
@@ -72,17 +108,37 @@ func (v *Vault) vouch(data ...[]byte) error { return v.record(true, data...) }
 
 // revoke records that mnemo replaced or deleted the file that held data:
 // those bytes, written back by anyone (a version since corrected, a memory
-// deleted), are no longer mnemo's to vouch for; git's HEAD may still hold
-// them. A vault without a list has nothing to revoke.
+// deleted), are no longer mnemo's to vouch for; a teammate's commit may
+// still give them. A vault without a list has nothing to revoke.
 func (v *Vault) revoke(data []byte) error {
+	return v.appendExisting(revoked + digest(data))
+}
+
+// hold records that a commit made in this clone gave a file the bytes
+// data: git does not vouch for them, now or once the reflog that says so
+// has expired (git's default keeps it 90 days). Only a person's approval,
+// which writes other bytes, or mnemo's own write of these bytes, does.
+func (v *Vault) hold(data []byte, commit string) error {
+	return v.appendExisting(holdLine(data, commit))
+}
+
+// holdLine is the line of the list that holds data for commit.
+func holdLine(data []byte, commit string) string { return heldMark + digest(data) + " " + commit }
+
+// appendExisting appends line to the list of writes when the vault has one.
+func (v *Vault) appendExisting(line string) error {
 	if _, err := os.Stat(v.writtenPath()); v.writtenPath() == "" || err != nil {
 		return nil
 	}
-	return v.appendList([]string{revoked + digest(data)})
+	return v.appendList([]string{line})
 }
 
-// revoked starts a line of the list that takes back the digest after it.
-const revoked = "-"
+// revoked starts a line of the list that takes back the digest after it;
+// heldMark one that holds the digest after it, for the commit after that.
+const (
+	revoked  = "-"
+	heldMark = "!"
+)
 
 // record appends the digests of data to the list of writes. With seed, a
 // vault without a list yet gets one that starts with its files as they
@@ -102,8 +158,8 @@ func (v *Vault) record(seed bool, data ...[]byte) error {
 	return v.appendList(lines)
 }
 
-// appendList appends lines (digests, and digests taken back) to the list
-// of writes, and to the list as read.
+// appendList appends lines (digests, and digests taken back or held) to
+// the list of writes, and to the list as read.
 func (v *Vault) appendList(lines []string) error {
 	path := v.writtenPath()
 	if len(lines) == 0 {
@@ -131,9 +187,9 @@ func (v *Vault) appendList(lines []string) error {
 		return fmt.Errorf("vault: record a write: %w", err)
 	}
 	v.vouches.mu.Lock()
-	if v.vouches.hashes != nil {
-		for _, l := range lines {
-			applyLine(v.vouches.hashes, l)
+	if l := v.vouches.list; l != nil {
+		for _, line := range lines {
+			l.apply(line)
 		}
 		// The list as read plus these lines is the file, unless another
 		// process appended too: then the next read reads it again.
@@ -145,22 +201,10 @@ func (v *Vault) appendList(lines []string) error {
 	return nil
 }
 
-// applyLine adds a line of the list to hashes: a digest vouched for, or
-// one taken back; any other line is none.
-func applyLine(hashes map[string]bool, line string) {
-	switch d, back := strings.CutPrefix(line, revoked); {
-	case len(d) != sha256.Size*2:
-	case back:
-		delete(hashes, d)
-	default:
-		hashes[d] = true
-	}
-}
-
-// vouchedHashes returns the digests of mnemo's writes, or ok false when
-// the vault has no list yet on this machine (a fresh state folder, or a
-// build from before the list).
-func (v *Vault) vouchedHashes() (hashes map[string]bool, ok bool) {
+// readList returns the list of writes, or ok false when the vault has no
+// list yet on this machine (a fresh state folder, or a build from before
+// the list).
+func (v *Vault) readList() (l *list, ok bool) {
 	path := v.writtenPath()
 	v.vouches.mu.Lock()
 	defer v.vouches.mu.Unlock()
@@ -169,64 +213,68 @@ func (v *Vault) vouchedHashes() (hashes map[string]bool, ok bool) {
 		return nil, false
 	}
 	if err != nil {
-		return v.vouches.hashes, true // nil when never read: nothing vouched for
+		return v.vouches.list, true // nil when never read: nothing vouched for
 	}
-	if v.vouches.hashes != nil && fi.Size() == v.vouches.size {
-		return v.vouches.hashes, true
+	if v.vouches.list != nil && fi.Size() == v.vouches.size {
+		return v.vouches.list, true
 	}
 	data, err := safefile.Read(path, maxWrittenFile)
 	if err != nil {
-		return v.vouches.hashes, true
+		return v.vouches.list, true
 	}
-	hashes = make(map[string]bool)
+	l = &list{vouched: make(map[string]bool), held: make(map[string]string)}
 	sc := bufio.NewScanner(strings.NewReader(string(data)))
 	for sc.Scan() { // in order: a digest taken back may be vouched for again
-		applyLine(hashes, sc.Text())
+		l.apply(sc.Text())
 	}
-	v.vouches.hashes, v.vouches.size = hashes, int64(len(data))
-	return hashes, true
+	v.vouches.list, v.vouches.size = l, int64(len(data))
+	return l, true
 }
 
 // A pass is one read of the vault's files (a List, or a Load): it reads
-// the list of writes once and asks git at most once. The first time a
-// vault is read on a machine (no list yet) every memory file there is
-// taken as vouched for and the list starts with them, so that an upgrade
-// disowns nothing it had trusted.
+// the list of writes once and asks git each question at most once. The
+// first time a vault is read on a machine (no list yet) every memory file
+// there is taken as vouched for and the list starts with them, so that an
+// upgrade disowns nothing it had trusted (see [seeds]).
 type pass struct {
 	v       *Vault
-	hashes  map[string]bool
+	list    *list
 	seeding bool // no list yet: the files read are the first
-	blobs   func() map[string]string
-	inGit   func() bool
+	git     *gitView
 
-	mu   sync.Mutex // guards seen
-	seen [][]byte   // while seeding: the files read, for the list
+	mu    sync.Mutex // guards following
+	seen  [][]byte   // while seeding: the files read, for the list
+	holds []string   // while seeding: the lines holding files a commit made here gave
 }
 
 // newPass starts a read of the vault; whole says that it reads every file
 // (a List), else a pass without a list seeds it from the folder first.
 func (v *Vault) newPass(whole bool) *pass {
-	p := &pass{v: v, blobs: sync.OnceValue(v.headBlobs), inGit: sync.OnceValue(v.inGit)}
+	p := &pass{v: v, git: v.newGitView()}
 	if v.writtenPath() == "" {
 		return p
 	}
-	hashes, ok := v.vouchedHashes()
+	l, ok := v.readList()
 	switch {
 	case ok:
-		p.hashes = hashes
+		p.list = l
 	case whole:
 		p.seeding = true
 	default:
 		v.record(true) // the list, started from the folder
-		p.hashes, _ = v.vouchedHashes()
+		p.list, _ = v.readList()
 	}
 	return p
 }
 
-// done ends the pass: a seeding pass writes the list it started.
+// done ends the pass: a seeding pass writes the list it started, then
+// what it found held.
 func (p *pass) done() {
-	if p.seeding {
-		p.v.record(false, append(p.seen, nil)...) // nil: the empty file's line, so that an empty vault still gets its list
+	if !p.seeding {
+		return
+	}
+	if p.v.record(false, append(p.seen, nil)...) == nil { // nil: the empty file's line, so that an empty vault still gets its list
+		p.v.appendList(p.holds)
 	}
 }
 
@@ -237,7 +285,7 @@ func (v *Vault) folderFiles() [][]byte {
 	if err != nil {
 		return nil
 	}
-	inGit, blobs := sync.OnceValue(v.inGit), sync.OnceValue(v.headBlobs)
+	g := v.newGitView()
 	var all [][]byte
 	for _, de := range des {
 		if !isMemoryFile(de.Name()) || !de.Type().IsRegular() {
@@ -247,8 +295,10 @@ func (v *Vault) folderFiles() [][]byte {
 		if err != nil {
 			continue
 		}
-		if m, err := memory.Parse(de.Name(), data); err == nil && !seeds(m, de.Name(), data, inGit, blobs) {
-			continue
+		if m, err := memory.Parse(de.Name(), data); err == nil {
+			if ok, _ := seeds(m, de.Name(), data, g); !ok {
+				continue // what a commit made here gave is held by the next read
+			}
 		}
 		all = append(all, data)
 	}
@@ -257,117 +307,76 @@ func (v *Vault) folderFiles() [][]byte {
 
 // seeds reports whether the first read of a vault on a machine (no list of
 // writes yet: a new machine, an upgrade, the state folder deleted) takes
-// the file as mnemo's own write. Outside git it does, so that an upgrade
-// disowns nothing it had trusted, unless the file plants an instruction.
-// In a git work tree only what git's HEAD holds is: a file there that git
-// does not hold and that names a source may be the agent's native write
-// with a forged header, which deleting the state folder (a cache) must not
-// launder; mnemo's own uncommitted writes then wait for approval.
-func seeds(m *memory.Memory, file string, data []byte, inGit func() bool, blobs func() map[string]string) bool {
+// the file as mnemo's own write, and where git says its bytes came from.
+// Outside git it does, so that an upgrade disowns nothing it had trusted,
+// unless the file plants an instruction. In a git work tree only what a
+// teammate's commit gave is: a file there that names a source and that
+// git does not hold, or that a commit made here gave, may be the agent's
+// native write with a forged header, which deleting the state folder (a
+// cache) must not launder; mnemo's own writes of this clone then wait for
+// approval.
+func seeds(m *memory.Memory, file string, data []byte, g *gitView) (ok bool, o origin) {
 	if planted(m) {
-		return false
+		return false, origin{}
 	}
-	return m.Source == "" || !inGit() || committed(blobs(), file, data)
-}
-
-// committed reports whether blobs (by file name) hold data as the file.
-func committed(blobs map[string]string, file string, data []byte) bool {
-	oid, ok := blobs[file]
-	return ok && oid == gitBlobID(data, len(oid))
+	if m.Source == "" || !g.inGit() {
+		return true, origin{}
+	}
+	o = g.origin(file, data)
+	return o.kind == arrived, o
 }
 
 // disownForged disowns m, read from the file name.md with content data,
-// when its header names a source that mnemo cannot vouch for. git is
-// asked (once per pass) only about files not in the list.
+// when its header names a source that mnemo cannot vouch for, saying why.
+// git is asked (once per pass) only about files not in the list.
 func (p *pass) disownForged(name string, data []byte, m *memory.Memory) {
 	if m.Source == "" {
 		return // a native write says so itself
 	}
 	if p.v.writtenPath() == "" {
 		if planted(m) {
-			m.Disown() // a vault without state (a mount) vouches by header, but not for this
+			m.Disown("") // a vault without state (a mount) vouches by header, but not for this
 		}
 		return
 	}
-	// p.hashes is the vault's own set, which a write (another goroutine's
+	// p.list is the vault's own, which a write (another goroutine's
 	// vouch, below) adds to under its mutex.
+	d := digest(data)
 	p.v.vouches.mu.Lock()
-	vouched := p.hashes[digest(data)]
+	vouched, heldBy := p.list.lookup(d)
 	p.v.vouches.mu.Unlock()
-	if vouched {
+	switch {
+	case vouched:
 		return
-	}
-	if p.seeding {
-		if !seeds(m, name+".md", data, p.inGit, p.blobs) {
-			m.Disown()
-			return
+	case heldBy != "":
+		m.Disown(madeHereWhy(heldBy)) // git need not be asked again
+		return
+	case p.seeding:
+		ok, o := seeds(m, name+".md", data, p.git)
+		if !ok {
+			m.Disown(o.why())
 		}
 		p.mu.Lock()
-		p.seen = append(p.seen, data)
+		if ok {
+			p.seen = append(p.seen, data)
+		} else if o.kind == madeHere {
+			p.holds = append(p.holds, holdLine(data, o.commit))
+		}
 		p.mu.Unlock()
 		return
-	}
-	if !planted(m) && committed(p.blobs(), name+".md", data) {
-		p.v.vouch(data) // committed: the next read need not ask git
+	case planted(m):
+		m.Disown("") // git never vouches for it
 		return
 	}
-	m.Disown() // neither mnemo's writes nor git vouch for it
-}
-
-// headBlobs returns the blob ids of the files in the vault's folder as
-// git's HEAD holds them, by name, and as MERGE_HEAD does during a merge
-// (a teammate's memory arrives in a merge that a conflict in MEMORY.md
-// stopped); none outside git or before a commit.
-func (v *Vault) headBlobs() map[string]string {
-	blobs := make(map[string]string)
-	for _, rev := range []string{"MERGE_HEAD", "HEAD"} { // HEAD's win
-		v.treeBlobs(rev, blobs)
+	switch o := p.git.origin(name+".md", data); o.kind {
+	case arrived:
+		p.v.vouch(data) // a teammate's: the next read need not ask git
+	case madeHere:
+		p.v.hold(data, o.commit)
+		m.Disown(o.why())
+	default:
+		m.Disown(o.why()) // neither mnemo's writes nor a teammate's commit vouch for it
 	}
-	return blobs
-}
-
-// inGit reports whether the vault's folder is in a git work tree.
-func (v *Vault) inGit() bool {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-C", v.Dir, "rev-parse", "--is-inside-work-tree")
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	out, err := cmd.Output()
-	return err == nil && strings.TrimSpace(string(out)) == "true"
-}
-
-// treeBlobs adds the blob ids of the folder's files in the commit rev.
-func (v *Vault) treeBlobs(rev string, blobs map[string]string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-C", v.Dir, "ls-tree", "-z", rev, "--", ".")
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	out, err := cmd.Output()
-	if err != nil {
-		return // no such commit, or not in git
-	}
-	for _, rec := range strings.Split(string(out), "\x00") {
-		meta, file, ok := strings.Cut(rec, "\t")
-		if f := strings.Fields(meta); ok && len(f) == 3 && f[1] == "blob" && !strings.Contains(file, "/") {
-			blobs[file] = f[2]
-		}
-	}
-}
-
-// gitBlobID is git's object id of a file holding data: SHA-1, or SHA-256
-// in a repository of that format (an id of 64 hex digits).
-func gitBlobID(data []byte, idLen int) string {
-	header := fmt.Sprintf("blob %d\x00", len(data))
-	if idLen == sha256.Size*2 {
-		h := sha256.New()
-		h.Write([]byte(header))
-		h.Write(data)
-		return hex.EncodeToString(h.Sum(nil))
-	}
-	h := sha1.New()
-	h.Write([]byte(header))
-	h.Write(data)
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 func digest(data []byte) string {

@@ -176,7 +176,7 @@ func (v *Vault) UpdateLocked(name string, fn func(*memory.Memory) error) (*memor
 	if vouched || m.Approved() {
 		v.vouch(after) // before the write, as in CreateLocked
 	} else if m.Source != "" {
-		m.Disown()
+		m.Disown("")
 	}
 	if err := atomicfile.WriteFileLike(v.Path(name), after, fi); err != nil {
 		return nil, fmt.Errorf("vault: %w", err)
