@@ -15,20 +15,20 @@ import (
 )
 
 // A process that recalls again and again (the MCP server: every call)
-// can keep every memory's row in memory with [DB.KeepResident]: the
-// heads and documents a recall reads then come from memory, and only
-// their recall statistics, which change with every recall in any
-// process, from the file. At 10,000 memories the rows' SQL was a fifth of
-// a recall. What is kept is of one sync generation (see
+// can keep every memory's row and recall statistics in memory with
+// [DB.KeepResident]: the heads and documents a recall reads then come
+// from memory. The rows are of one sync generation (see
 // [nextGeneration]): a sync writes every row in the transaction that
-// moves the generation on, so it holds until that changes. Until the
-// rows of the generation now in the file are read (on another goroutine,
-// once a search has seen the generation change), reads go to the file
-// as they would without it.
+// moves the generation on, so they hold until that changes. The
+// statistics, which every recall in any process changes, are of one count
+// of their changes (history.db's stats_gen, which triggers move on), read
+// with the generation. Until the rows of the generation now in the file
+// are read (on another goroutine, once a read has seen it change), reads
+// go to the file as they would without it.
 
-// maxResidentBytes bounds what [DB.KeepResident] keeps: a vault whose
-// rows' text is larger is read from the file on every call. 10,000
-// memories of the benchmark's vault take about 9 MB.
+// maxResidentBytes bounds what [DB.KeepResident] keeps, counted as the
+// rows' text and 200 bytes a row: a vault whose rows are larger is read
+// from the file on every call.
 const maxResidentBytes = 256 << 20
 
 // resident is what [DB.KeepResident] keeps.

@@ -27,8 +27,7 @@ type kept struct {
 	n       int                // occurrences held in occ
 }
 
-// maxCachedOccurrences bounds a wordCache: 32 MB of occurrences. A vault of
-// 10,000 memories holds about 1.5 million in all.
+// maxCachedOccurrences bounds a wordCache: 32 MB of occurrences.
 const maxCachedOccurrences = 4 << 20
 
 // at makes c hold generation gen, dropping what it held of another. The
