@@ -127,6 +127,7 @@ func TestReadsRedactSecrets(t *testing.T) {
 		args map[string]any
 	}{
 		"recall":         {"recall", map[string]any{"query": "package registry release bot token key"}},
+		"recall again":   {"recall", map[string]any{"query": "package registry release bot token key"}}, // the texts kept from the first
 		"list":           {"list", map[string]any{}},
 		"verify":         {"verify", map[string]any{}},
 		"view /memories": {"memory", map[string]any{"command": "view", "path": "/memories"}},

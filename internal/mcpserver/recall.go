@@ -202,14 +202,14 @@ func (s *Server) repoPath(p string) string {
 // recalledOf turns a packed result into what the model reads.
 func (s *Server) recalledOf(p recall.Packed) recalled {
 	r := recalled{
-		Name: p.Name, Vault: p.Source, Type: string(p.Type), Description: shown(p.Description),
-		Score: round(p.Score), Confidence: p.Confidence, Why: whyText(p.Why),
+		Name: p.Name, Vault: p.Source, Type: string(p.Type), Description: s.memo.shown(p.Description),
+		Score: round(p.Score), Confidence: round(p.Confidence), Why: whyText(p.Why),
 	}
 	for _, f := range p.Files {
 		r.Files = append(r.Files, shown(f))
 	}
 	if p.Full {
-		r.Body = strings.TrimSpace(shown(p.Body))
+		r.Body = strings.TrimSpace(s.memo.shown(p.Body))
 	} else {
 		r.BodyOmitted = true
 	}
@@ -233,6 +233,8 @@ func (s *Server) recalledOf(p recall.Packed) recalled {
 	return r
 }
 
+// round returns f, at least 0, to three decimals: what the agent reads of
+// a score or a confidence (0.9954358979457612 says no more than 0.995).
 func round(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
 
 // whyText says in one line why a memory ranked where it did.

@@ -95,6 +95,8 @@ type Server struct {
 	verdictsMu sync.Mutex // guards following
 	verdicts   map[index.Key]index.Verdict
 	verdictsAt time.Time
+
+	memo shownMemo // what recall's memories' texts were shown as
 }
 
 // New returns a server with every tool and resource registered.
