@@ -155,27 +155,33 @@ func (l *layer) attend(qkv, out []float32, n int, wk *work) {
 		return
 	}
 	kn, hw, ld := l.qkvW.kn, l.in/heads, 3*l.in
-	q, kt, v := wk.take(n*hw), wk.take(hw*n), wk.take(n*hw)
-	scores := wk.take(n * n)
+	// The keys' columns, the scores' columns and the values' rows are
+	// padded with zeros to whole panels, so that the assembly kernels
+	// take every product (a query's few tokens are narrower than one
+	// panel, which left the keys' product to plain Go); the zeros add
+	// nothing.
+	np := (n + panelCols - 1) &^ (panelCols - 1)
+	q, kt, v := wk.take(n*hw), wk.take(hw*np), wk.take(np*hw)
+	scores := wk.take(n * np)
 	for h := range heads {
 		for i := range n {
 			row := qkv[i*ld+h*hw:]
 			copy(q[i*hw:(i+1)*hw], row[:hw])
 			for t, e := range row[l.in : l.in+hw] {
-				kt[t*n+i] = e
+				kt[t*np+i] = e
 			}
 			copy(v[i*hw:(i+1)*hw], row[2*l.in:2*l.in+hw])
 		}
 		clear(scores)
-		kn.mulAdd(q, n, hw, kt, n, false, scores, n)
+		kn.mulAdd(q, n, hw, kt, np, false, scores, np)
 		for i := range n {
-			row := scores[i*n : (i+1)*n]
+			row := scores[i*np : i*np+n]
 			for j := range row {
 				row[j] *= l.scale
 			}
 			softmax(row)
 		}
-		kn.mulAdd(scores, n, n, v, hw, false, out[h*hw:], l.in)
+		kn.mulAdd(scores, n, np, v, hw, false, out[h*hw:], l.in)
 	}
 }
 
