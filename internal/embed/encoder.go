@@ -38,21 +38,35 @@ func (w *weights) encode(batch [][]int32) [][]float32 {
 // copy to the embeddings) plus the sinusoid of its position.
 func (w *weights) input(batch [][]int32, n int, wk *work) []float32 {
 	x := wk.take(n * embedWidth)
-	half := embedWidth / 2
+	var sig [embedWidth]float32
 	r := 0
 	for _, ids := range batch {
 		for pos, id := range ids {
 			row := x[r*embedWidth : (r+1)*embedWidth]
 			w.embed.Row(int(id), row)
-			for j, inv := range w.timing {
-				t := float32(pos) * inv
-				row[j] = 2*row[j] + float32(math.Sin(float64(t)))
-				row[half+j] = 2*row[half+j] + float32(math.Cos(float64(t)))
+			s := sig[:]
+			if w.signal != nil && pos < MaxTokens {
+				s = w.signal[pos*embedWidth : (pos+1)*embedWidth]
+			} else {
+				w.positionSignal(pos, s)
+			}
+			for j, e := range s {
+				row[j] = 2*row[j] + e
 			}
 			r++
 		}
 	}
 	return x
+}
+
+// positionSignal writes the position signal of pos into s, embedWidth
+// values: the sines of pos times each timescale, then their cosines.
+func (w *weights) positionSignal(pos int, s []float32) {
+	half := embedWidth / 2
+	for j, inv := range w.timing {
+		t := float64(float32(pos) * inv)
+		s[j], s[half+j] = float32(math.Sin(t)), float32(math.Cos(t))
+	}
 }
 
 // apply runs the layer on x (n rows of l.in values) and returns its

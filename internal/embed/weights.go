@@ -46,6 +46,11 @@ type layer struct {
 type weights struct {
 	embed  packfile.Tensor
 	timing []float32 // inverse timescales of the position signal
+	// signal holds the position signal of every position, MaxTokens rows
+	// of embedWidth values, when every matrix is decoded (see
+	// [weights.decodeMatrices]); nil otherwise: then [weights.input]
+	// computes it for each token.
+	signal []float32
 	layers [2]layer
 	poolW  *matrix // width × width, then tanh
 	poolB  []float32
@@ -73,6 +78,10 @@ func (w *weights) decodeMatrices() {
 		free = append(free, m.decode())
 	}
 	w.dense = true
+	w.signal = make([]float32, MaxTokens*embedWidth)
+	for pos := range MaxTokens {
+		w.positionSignal(pos, w.signal[pos*embedWidth:(pos+1)*embedWidth])
+	}
 	// The matrices are reachable only through w: once w is, they are free.
 	runtime.AddCleanup(w, func(free []func()) {
 		for _, f := range free {
