@@ -227,3 +227,27 @@ func BenchmarkKernel(b *testing.B) {
 		}
 	}
 }
+
+// TestSums: sum4 and squares4 agree with a sum in float64, whatever the
+// length (the values past the last four go to one sum).
+func TestSums(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{0, 1, 3, 4, 5, 255, 256, 512, 513} {
+		v := make([]float32, n)
+		var sum, sq float64
+		for i := range v {
+			v[i] = float32(rng.NormFloat64())
+			sum += float64(v[i])
+		}
+		mean := float32(0.25)
+		for _, e := range v {
+			sq += float64(e-mean) * float64(e-mean)
+		}
+		if got := sum4(v); math.Abs(float64(got)-sum) > 1e-4*(1+math.Abs(sum)) {
+			t.Errorf("sum4 of %d values = %v, want %v", n, got, sum)
+		}
+		if got := squares4(v, mean); math.Abs(float64(got)-sq) > 1e-4*(1+sq) {
+			t.Errorf("squares4 of %d values = %v, want %v", n, got, sq)
+		}
+	}
+}
