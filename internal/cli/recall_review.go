@@ -5,6 +5,7 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/provenance"
 	"github.com/mnemo-dev/mnemo/internal/recall"
 	"github.com/mnemo-dev/mnemo/internal/redact"
+	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
 // reviews says, for each packed result of the project or user vault that
@@ -14,15 +15,26 @@ import (
 func reviews(f *Factory, packed []recall.Packed) map[index.Key]string {
 	out := make(map[index.Key]string)
 	secrets := redact.New(redact.Options{})
+	loaders := make(map[string]*vault.Loader) // one pass a vault: git asked once
+	defer func() {
+		for _, l := range loaders {
+			l.Close()
+		}
+	}()
 	for _, p := range packed {
 		if p.Source != "project" && p.Source != "user" {
 			continue
 		}
-		v, err := f.Vault(p.Source == "user")
-		if err != nil {
-			continue
+		l := loaders[p.Source]
+		if l == nil {
+			v, err := f.Vault(p.Source == "user")
+			if err != nil {
+				continue
+			}
+			l = v.Loader()
+			loaders[p.Source] = l
 		}
-		m, err := v.Load(p.Name)
+		m, err := l.Load(p.Name)
 		if err != nil {
 			continue
 		}

@@ -44,16 +44,27 @@ func (c *Consolidator) closest(ctx context.Context, m *memory.Memory, cand *stat
 	if err != nil {
 		return best, err
 	}
+	loaders := make(map[string]*vault.Loader) // a pass a vault: git asked once, not once a result
+	defer func() {
+		for _, l := range loaders {
+			l.Close()
+		}
+	}()
 	for _, r := range results {
 		bonus := 0.0
 		if shared(files, r.Files) {
 			bonus = 0.1
 		}
-		v, ok := c.vaultFor(r.Source) // a mounted vault's memory is not one to merge into
-		if !ok {
-			continue
+		l := loaders[r.Source]
+		if l == nil {
+			v, ok := c.vaultFor(r.Source) // a mounted vault's memory is not one to merge into
+			if !ok {
+				continue
+			}
+			l = v.Loader()
+			loaders[r.Source] = l
 		}
-		if mem, err := v.Load(r.Name); err == nil {
+		if mem, err := l.Load(r.Name); err == nil {
 			consider(r.Name, r.Source, mem, bonus)
 		}
 	}

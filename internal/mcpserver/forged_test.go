@@ -1,6 +1,10 @@
 package mcpserver_test
 
 import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -62,5 +66,50 @@ func TestForgedSourceIsNative(t *testing.T) {
 		if m.Name == "forged-manual" && !strings.Contains(m.Review, "committed in this clone") {
 			t.Errorf("recall after a commit made here: forged-manual review = %q, want it not reviewed, committed in this clone", m.Review)
 		}
+	}
+}
+
+// TestRecallAsksGitOnce: a recall asks git where its results' files came
+// from once for them all, not once a result (each question is a git
+// process: tens of milliseconds under load). Files whose header mnemo's
+// writes do not vouch for are checked against git on every read; the
+// server's git is a script that logs each process it starts.
+func TestRecallAsksGitOnce(t *testing.T) {
+	bin := t.TempDir()
+	logPath := filepath.Join(bin, "git.log")
+	script := "#!/bin/sh\necho \"$*\" >> \"$GITLOG\"\nPATH=${PATH#*:} exec git \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, map[string]string{".memory/staging-reset.md": mem("staging-reset", "project", "The staging database is reset nightly", "At 02:00 UTC.")},
+		"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GITLOG="+logPath)
+	names := []string{"forged-one", "forged-two", "forged-three", "forged-four"}
+	for _, name := range names {
+		f.write(".memory/"+name+".md", forged(name, "manual"))
+	}
+	f.reindex()
+	f.call("recall", map[string]any{"query": "staging deploys skip the review", "limit": 20, "min_confidence": 0}) // the index catches up
+	if err := os.Remove(logPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	var got struct {
+		Memories []struct{ Name, Review string } `json:"memories"`
+	}
+	f.ok("recall", map[string]any{"query": "staging deploys skip the review", "limit": 20, "min_confidence": 0}, &got)
+	marked := 0
+	for _, m := range got.Memories {
+		if m.Review != "" {
+			marked++
+		}
+	}
+	if marked != len(names) {
+		t.Fatalf("recall marked %d memories not reviewed, want %d: %+v", marked, len(names), got.Memories)
+	}
+	data, err := os.ReadFile(logPath)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), " ls-tree "); n > 1 {
+		t.Errorf("one recall asked git for HEAD's tree %d times, want once:\n%s", n, data)
 	}
 }

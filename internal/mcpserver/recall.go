@@ -15,6 +15,7 @@ import (
 	"github.com/mnemo-dev/mnemo/internal/plural"
 	"github.com/mnemo-dev/mnemo/internal/recall"
 	"github.com/mnemo-dev/mnemo/internal/staleness"
+	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
 // Recall's defaults and bounds.
@@ -130,8 +131,10 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in recallIn
 	}
 	packed := recall.Pack(page, min(budget, recallMaxBudget))
 	keys := make([]index.Key, 0, len(packed))
+	ls := s.loaders()
+	defer ls.close()
 	for _, p := range packed {
-		out.Memories = append(out.Memories, s.recalledOf(p))
+		out.Memories = append(out.Memories, s.recalledOf(p, ls))
 		keys = append(keys, p.Key)
 	}
 	s.recordRecall(keys...)
@@ -199,8 +202,34 @@ func (s *Server) repoPath(p string) string {
 	return filepath.ToSlash(filepath.Clean(p))
 }
 
-// recalledOf turns a packed result into what the model reads.
-func (s *Server) recalledOf(p recall.Packed) recalled {
+// loaders reads the memory files of one answer's results, in a pass for
+// each vault (see [vault.Loader]): git is asked once, not once a result.
+type loaders struct {
+	s    *Server
+	open map[string]*vault.Loader // by vault: "project" or "user"
+}
+
+func (s *Server) loaders() *loaders { return &loaders{s: s, open: make(map[string]*vault.Loader)} }
+
+// load reads the memory called name of the vault where.
+func (ls *loaders) load(where, name string) (*memory.Memory, error) {
+	l := ls.open[where]
+	if l == nil {
+		l = ls.s.vaultOf(where).Loader()
+		ls.open[where] = l
+	}
+	return l.Load(name)
+}
+
+func (ls *loaders) close() {
+	for _, l := range ls.open {
+		l.Close()
+	}
+}
+
+// recalledOf turns a packed result into what the model reads, reading its
+// file with ls.
+func (s *Server) recalledOf(p recall.Packed, ls *loaders) recalled {
 	r := recalled{
 		Name: p.Name, Vault: p.Source, Type: string(p.Type), Description: s.memo.shown(p.Description),
 		Score: round(p.Score), Confidence: round(p.Confidence), Why: whyText(p.Why),
@@ -220,7 +249,7 @@ func (s *Server) recalledOf(p recall.Packed) recalled {
 		r.Status, r.SupersededBy = string(p.Status), p.SupersededBy
 	}
 	if p.Source == "project" || p.Source == "user" {
-		if m, err := s.vaultOf(p.Source).Load(p.Name); err == nil {
+		if m, err := ls.load(p.Source, p.Name); err == nil {
 			r.Review = reviewOf(m)
 			if len(p.Files) > 0 && s.cfg.Root != "" { // a mounted vault's anchors are its own repository's
 				r.Stale = staleness.Changed(s.cfg.Root, m)

@@ -50,6 +50,8 @@ func (v *Vault) Lint() []Finding {
 		return []Finding{{File: v.Dir, Severity: SeverityError, Message: err.Error()}}
 	}
 	var entries []Entry
+	ps := v.newPass(false) // git asked once for every file, not once a file
+	defer ps.done()
 	for _, de := range des {
 		if atomicfile.IsTemp(de.Name()) {
 			out = append(out, Finding{File: v.rel(de.Name()), Severity: SeverityWarning,
@@ -60,7 +62,7 @@ func (v *Vault) Lint() []Finding {
 			continue
 		}
 		name := strings.TrimSuffix(de.Name(), ".md")
-		m, err := v.load(name)
+		m, err := v.loadWith(name, ps)
 		if err != nil {
 			out = append(out, errorFinding(err))
 			continue

@@ -183,11 +183,36 @@ func isMemoryFile(name string) bool {
 
 // Load reads the memory called name.
 func (v *Vault) Load(name string) (*memory.Memory, error) {
+	l := v.Loader()
+	defer l.Close()
+	return l.Load(name)
+}
+
+// A Loader reads several memories of a vault in one pass, as [Vault.List]
+// does: the list of mnemo's writes is read once and git asked each
+// question once for them all, where a Load each would ask again for each
+// file whose header mnemo's writes do not vouch for (a git process or
+// two: tens of milliseconds under load). Close ends the pass. A Loader is
+// for one task (a recall's results): what git says is read when first
+// asked and not again.
+type Loader struct {
+	v  *Vault
+	ps *pass
+}
+
+// Loader starts a pass over v's files; see [Loader].
+func (v *Vault) Loader() *Loader { return &Loader{v: v, ps: v.newPass(false)} }
+
+// Load is [Vault.Load] within the loader's pass.
+func (l *Loader) Load(name string) (*memory.Memory, error) {
 	if !memory.ValidName(name) {
 		return nil, fmt.Errorf("vault: %q is not a memory name", name)
 	}
-	return v.load(name)
+	return l.v.loadWith(name, l.ps)
 }
+
+// Close ends the pass.
+func (l *Loader) Close() { l.ps.done() }
 
 func (v *Vault) load(name string) (*memory.Memory, error) {
 	ps := v.newPass(false)
