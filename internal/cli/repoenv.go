@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"strings"
 	"sync"
 	"time"
 
@@ -100,7 +101,10 @@ func (f *Factory) distrustAgentShell(ctx context.Context) bool {
 // repoEnvCheck reports the variables that steer mnemo which files the
 // repository tracks set for the agents' hooks and MCP servers: mnemo
 // ignores them when it finds them with the repository's values, and
-// extracts the sessions they reach offline.
+// extracts the sessions they reach offline. Of those, it names the ones
+// doctor's own environment (the person's shell) holds with the
+// repository's value: a hook cannot tell that value of theirs from the
+// repository's, and the person should know it is lost there.
 func repoEnvCheck(ctx context.Context, f *Factory, p *project.Project) check {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -108,14 +112,24 @@ func repoEnvCheck(ctx context.Context, f *Factory, p *project.Project) check {
 	if wd, err := f.Getwd(); err == nil {
 		dirs = append(dirs, wd)
 	}
-	found, err := envtrust.Declared(ctx, envtrust.Options{Dirs: dirs, Getenv: f.Env.Getenv, Home: f.Env.Home})
+	o := envtrust.Options{Dirs: dirs, Getenv: f.Env.Getenv, Home: f.Env.Home}
+	found, err := envtrust.Declared(ctx, o)
 	if err != nil {
 		return check{Name: "repo env", Status: "warn", Detail: "could not tell which settings files git tracks (they count as tracked): " + err.Error()}
 	}
 	if len(found) == 0 {
 		return check{Name: "repo env", Status: "ok", Detail: "no file the repository tracks sets a variable that steers mnemo"}
 	}
-	return check{Name: "repo env", Status: "warn",
+	c := check{Name: "repo env", Status: "warn",
 		Detail: "set by files the repository tracks: " + envtrust.List(found) + "; mnemo's hooks ignore them and extract the sessions they reach offline",
 		Fix:    "to use a value of your own, set it in an untracked .claude/settings.local.json; to accept the repository's, set the same in your own settings (~/.claude/settings.json, ~/.codex/config.toml, ~/.gemini/settings.json)"}
+	if same, _ := envtrust.Check(ctx, o); len(same) > 0 {
+		keys := make([]string, len(same))
+		for i, fd := range same {
+			keys[i] = fd.Key
+		}
+		c.Detail += "; your environment holds the same value for " + strings.Join(keys, ", ") + ": the hooks cannot tell yours from the repository's"
+		c.Fix = "to keep your own value, set the same in ~/.claude/settings.json (~/.codex/config.toml, ~/.gemini/settings.json); " + c.Fix
+	}
+	return c
 }

@@ -13,5 +13,7 @@
 //
 // A hook acts on nothing a repository put in its environment: the caller
 // removes those variables first ([Runner.Ignored]); a capture names them in
-// the state log and queues the session for the offline extractor.
+// the state log and queues the session for the offline extractor, and
+// SessionStart tells the person (at most once a day) which it ignored and
+// where a value of their own is believed.
 package hook
