@@ -3,8 +3,10 @@
 // having, within a budget; PreCompact and SessionEnd queue the session for
 // the background worker; Stop does nothing, on purpose. SessionStart also
 // tells the person (a systemMessage, at most once a day) what waits for
-// their review and why: drafts, and memory files written outside mnemo
-// (committed in this clone, holding an instruction or a secret).
+// their review and why: drafts, memory files written outside mnemo
+// (committed in this clone, holding an instruction or a secret), and the
+// lines of MEMORY.md outside mnemo's block no one reviewed, which it also
+// tells the agent to check before relying on ([vault.Vault.UnreviewedNotes]).
 //
 // A hook never breaks the agent: it decodes any input (unknown or missing
 // fields, empty, garbage, megabytes), works under a hard deadline, prints

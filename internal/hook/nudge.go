@@ -34,7 +34,28 @@ func startMessage(w *world, agent string, natives []provenance.Native) string {
 	if m := reviewNudge(w, natives); m != "" {
 		ms = append(ms, m)
 	}
+	if m := notesNudge(w); m != "" {
+		ms = append(ms, m)
+	}
 	return strings.Join(ms, "\n")
+}
+
+// notesNudgeFile keeps, in the state folder, the day the person was last
+// told of MEMORY.md's unreviewed notes.
+const notesNudgeFile = "notes-nudge"
+
+// notesNudge tells the person, at most once a day per project, which lines
+// of MEMORY.md outside mnemo's block no one reviewed ([unreviewedNotes]),
+// and how to review them: the agent is told to check them, but only a
+// person can say they are true.
+func notesNudge(w *world) string {
+	notes := unreviewedNotes(w)
+	if len(notes) == 0 || !onceToday(w, notesNudgeFile) {
+		return ""
+	}
+	return "mnemo: MEMORY.md holds " + plural.N(len(notes), "line", "lines") + " outside mnemo's block that no one reviewed (" +
+		plural.Of(len(notes), "line ", "lines ") + noteLines(notes) + "), which the agent may load as fact: read " +
+		plural.Of(len(notes), "it", "them") + ", then run `mnemo approve MEMORY.md` (or move " + plural.Of(len(notes), "it", "them") + " into a memory with `mnemo add`)"
 }
 
 // repoEnvFile keeps, in the state folder, the day the person was last told

@@ -28,6 +28,10 @@
 // ([memory.Memory.Disown], saying why), and package provenance, the hooks
 // and the CLI treat it as written outside mnemo until a person approves it.
 //
+// The lines of MEMORY.md outside mnemo's block are kept as they are, and
+// are notes no one reviewed ([Notes]) until the person reviews them on
+// this machine ([Vault.ApproveNotes]): git vouches for none of them.
+//
 // A MEMORY.md git left conflicted is regenerated keeping both sides'
 // lines ([RenderIndex]); whichever process does it notes the resolution in
 // the state folder, for the person to be told once ([TakeResolved]).
