@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-func TestHeader(t *testing.T) {
+func TestTOMLHeader(t *testing.T) {
 	tests := []struct {
 		line string
 		want []string // nil: no header
@@ -37,7 +37,7 @@ func TestHeader(t *testing.T) {
 	}
 }
 
-func TestStrings(t *testing.T) {
+func TestTOMLStrings(t *testing.T) {
 	tests := []struct {
 		name, doc string
 		want      []string // "path=value", the path's keys joined by "/"
