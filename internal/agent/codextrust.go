@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/mnemo-dev/mnemo/internal/tomlread"
 )
 
 // Codex runs a project's .codex/ folder (its hooks, its MCP servers) only
@@ -160,7 +162,7 @@ func TrustCodex(o Options) (Change, error) {
 	var add strings.Builder
 	if o.Scope != "user" {
 		paths = append(paths, tomlPath("projects", o.Root))
-		add.WriteString("[projects." + strconv.Quote(o.Root) + "]\ntrust_level = \"trusted\"\n")
+		add.WriteString("[projects." + tomlread.Quote(o.Root) + "]\ntrust_level = \"trusted\"\n")
 	}
 	for _, h := range hooks {
 		if !h.Mnemo {
@@ -179,7 +181,7 @@ func TrustCodex(o Options) (Change, error) {
 }
 
 // trustHeader is the header of the config.toml table that trusts h.
-func (h CodexHook) trustHeader() string { return "[hooks.state." + strconv.Quote(h.Key) + "]" }
+func (h CodexHook) trustHeader() string { return "[hooks.state." + tomlread.Quote(h.Key) + "]" }
 
 // trustPath is the key path of that table, as [tomlPath] spells it.
 func (h CodexHook) trustPath() string { return tomlPath("hooks", "state", h.Key) }
@@ -254,7 +256,7 @@ func tomlTables(data []byte) map[string]map[string]string {
 	cur := ""
 	for line := range strings.Lines(string(data)) {
 		t := strings.TrimSpace(line)
-		if path, ok := tomlHeader(line); ok {
+		if path, ok := tomlread.Header(line); ok {
 			cur = tomlPath(path...)
 			if strings.HasPrefix(t, "[[") {
 				cur = "[[" + cur + "]]" // an array of tables: none mnemo checks

@@ -3,8 +3,9 @@ package agent
 import (
 	"encoding/json"
 	"path/filepath"
-	"strconv"
 	"strings"
+
+	"github.com/mnemo-dev/mnemo/internal/tomlread"
 )
 
 // Codex reads Claude-Code-shaped hooks from .codex/hooks.json and MCP
@@ -141,13 +142,13 @@ func setTOMLServer(old []byte, binary string, add bool) []byte {
 	drop := func(path []string) bool { return len(path) >= 2 && path[0] == "mcp_servers" && path[1] == ServerName }
 	text := ""
 	if add {
-		text = "[mcp_servers." + ServerName + "]\ncommand = " + strconv.Quote(binary) + "\nargs = [\"mcp\"]\n"
+		text = "[mcp_servers." + ServerName + "]\ncommand = " + tomlread.Quote(binary) + "\nargs = [\"mcp\"]\n"
 	}
 	return setTOMLTables(old, drop, text)
 }
 
 // setTOMLTables removes from a TOML text the tables whose header's key
-// path drop reports (in any spelling TOML allows: see [tomlHeader]), and
+// path drop reports (in any spelling TOML allows: see [tomlread.Header]), and
 // appends add after a blank line. The rest of the text is kept byte for
 // byte: TOML tables end where the next table header starts. nil when
 // nothing is left.
@@ -155,7 +156,7 @@ func setTOMLTables(old []byte, drop func(path []string) bool, add string) []byte
 	var out []string
 	skipping, dropped := false, false
 	for line := range strings.Lines(string(old)) {
-		if path, ok := tomlHeader(line); ok {
+		if path, ok := tomlread.Header(line); ok {
 			skipping = drop(path)
 			dropped = dropped || skipping
 		}

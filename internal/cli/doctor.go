@@ -104,6 +104,7 @@ func runDoctor(ctx context.Context, f *Factory) []check {
 	out = append(out, vaultCheck(f, "vault", false))
 	out = append(out, vaultCheck(f, "user vault", true))
 	out = append(out, reviewCheck(f))
+	out = append(out, notesCheck(f))
 
 	state := p.StateDir()
 	if fi, err := os.Stat(state); err != nil || !fi.IsDir() {

@@ -51,7 +51,7 @@ session is extracted offline (mnemo doctor names them).`,
 			}
 			// First: nothing below may act on what the repository put in
 			// the environment the agent gave this hook.
-			ignored, err := f.distrustRepo(cmd.Context(), agentName, f.Env.Getenv("CLAUDE_PROJECT_DIR"))
+			ignored, err := f.distrustRepo(cmd.Context(), agentName, false, f.Env.Getenv("CLAUDE_PROJECT_DIR"))
 			if err != nil {
 				f.Log(false).Warn("repository settings: ask git which files it tracks", "err", err)
 			}

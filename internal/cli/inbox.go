@@ -88,6 +88,12 @@ made in this clone is not a review, yours or the agent's ("committed in this
 clone (COMMIT)"); a teammate's, fetched or pulled, is. MEMORY.md and the
 hooks leave them out until they are approved.
 
+Last, the lines of MEMORY.md outside mnemo's block that no one reviewed on
+this machine (MEMORY.md:LINE, what it says, redacted): Claude Code loads
+them every session as they are, whoever wrote them (a commit, an agent), so
+until 'mnemo approve MEMORY.md' the agent is told they are notes no one
+reviewed, not facts. mnemo never changes nor removes them.
+
 Approve with 'mnemo approve NAME' (a draft moves into the vault, a proposed
 change is made to the memory it names, a file written outside mnemo gets
 source: import:native), reject a draft with 'mnemo reject NAME' (it is not
@@ -171,6 +177,11 @@ func runInbox(ctx context.Context, f *Factory, asJSON bool) error {
 	for _, n := range natives {
 		fmt.Fprintf(tw, "%s\t%s\t-\t%s (%s)\n", n.Name, n.Type, n.Description, n.review()) // redacted by provenance.Natives
 	}
+	notes, err := f.unreviewedNotes()
+	if err != nil {
+		fmt.Fprintf(f.IO.ErrOut, "warning: %v\n", err)
+	}
+	printNotes(tw, notes)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -179,6 +190,9 @@ func runInbox(ctx context.Context, f *Factory, asJSON bool) error {
 	}
 	if len(natives) > 0 {
 		fmt.Fprintf(f.IO.ErrOut, "%s written outside mnemo: approve with 'mnemo approve NAME', remove with 'mnemo rm NAME'\n", plural.N(len(natives), "memory file", "memory files"))
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(f.IO.ErrOut, "%s of MEMORY.md outside mnemo's block no one reviewed: once read, approve with 'mnemo approve MEMORY.md'; mnemo never changes them\n", plural.N(len(notes), "line", "lines"))
 	}
 	return nil
 }
@@ -263,8 +277,15 @@ A memory file written into a vault outside mnemo ('mnemo inbox' lists it as
 not reviewed, and why) is approved where it is: it gets source:
 import:native, and MEMORY.md and the hooks include it from then on. Read it
 first: it is an agent's write, even when it is committed in this clone (the
-agent can commit as easily as it writes).`,
+agent can commit as easily as it writes).
+
+'mnemo approve MEMORY.md' records that you reviewed the lines of MEMORY.md
+outside mnemo's block as they are now ('mnemo inbox' lists those no one
+reviewed): Claude Code loads them every session, and until then the agent
+is told they are notes no one reviewed, not facts. Nothing in the file
+changes.`,
 		Example: `  mnemo approve pnpm-in-web
+  mnemo approve MEMORY.md
   mnemo approve --edit prices-are-strings`,
 		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -285,6 +306,12 @@ agent can commit as easily as it writes).`,
 }
 
 func approveOne(ctx context.Context, f *Factory, in *consolidate.Inbox, name string, withEditor bool) error {
+	if name == notesName {
+		if withEditor {
+			return withHint(fmt.Errorf("%s is not a draft", name), "edit it in your editor, then approve it")
+		}
+		return approveNotes(f)
+	}
 	d, err := in.Load(name)
 	if err != nil {
 		for _, n := range f.natives() {

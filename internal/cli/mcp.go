@@ -46,7 +46,7 @@ func runMCP(ctx context.Context, f *Factory) error {
 	// First: nothing below may act on what the repository put in the
 	// environment the agent gave this server (its .mcp.json entry's env,
 	// the settings' env).
-	ignored, err := f.distrustRepo(ctx, "", f.Dir)
+	ignored, err := f.distrustRepo(ctx, "", false, f.Dir)
 	if err != nil {
 		f.Log(false).Warn("repository settings: ask git which files it tracks", "err", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,15 +26,17 @@ const repoEnvTimeout = 500 * time.Millisecond
 // from f.Env, so that nothing mnemo starts (git, the worker, the claude
 // child) inherits them; HOME, when it goes, comes back from the user
 // database. dirs are the folders the agent works in, besides the working
-// folder. It returns what it removed; the error, to log, says what could
-// not be read (a file git could not answer for counts as tracked).
-func (f *Factory) distrustRepo(ctx context.Context, agentName string, dirs ...string) ([]envtrust.Finding, error) {
+// folder; shell says the process is a command the agent's shell tool ran
+// ([envtrust.Options]). It returns what it removed; the error, to log,
+// says what could not be read (a file git could not answer for counts as
+// tracked).
+func (f *Factory) distrustRepo(ctx context.Context, agentName string, shell bool, dirs ...string) ([]envtrust.Finding, error) {
 	ctx, cancel := context.WithTimeout(ctx, repoEnvTimeout)
 	defer cancel()
 	if wd, err := f.Getwd(); err == nil {
 		dirs = append(dirs, wd)
 	}
-	found, err := envtrust.Check(ctx, envtrust.Options{Agent: agentName, Dirs: dirs, Getenv: f.Env.Getenv, Home: f.Env.Home})
+	found, err := envtrust.Check(ctx, envtrust.Options{Agent: agentName, Shell: shell, Dirs: dirs, Getenv: f.Env.Getenv, Home: f.Env.Home})
 	if len(found) == 0 {
 		return nil, err
 	}
@@ -62,10 +65,11 @@ func (f *Factory) distrustRepo(ctx context.Context, agentName string, dirs ...st
 }
 
 // distrustAgentShell is distrustRepo for a command an agent's shell tool
-// ran (CLAUDECODE or GEMINI_CLI in its environment, which Claude Code and
-// Gemini CLI set there): the agent gave it the environment it built from
-// the project's files, as it gives a hook, and a repository's
-// instructions can ask the agent to run mnemo ingest. A command run from
+// ran (CLAUDECODE, CODEX_THREAD_ID or GEMINI_CLI in its environment, which
+// Claude Code, Codex and Gemini CLI set there): the agent gave it the
+// environment it built from the project's files (Codex: a trusted
+// project's shell_environment_policy), and a repository's instructions
+// can ask the agent to run mnemo ingest. A command run from
 // the user's own shell has nothing of the repository's to remove. It
 // reports whether it removed a variable: the user's own value of it is
 // lost, and sessions are then extracted offline.
@@ -74,12 +78,14 @@ func (f *Factory) distrustAgentShell(ctx context.Context) bool {
 	switch {
 	case f.Env.Getenv("CLAUDECODE") != "":
 		agentName = "claude-code"
+	case f.Env.Getenv("CODEX_THREAD_ID") != "":
+		agentName = "codex"
 	case f.Env.Getenv("GEMINI_CLI") != "":
 		agentName = "gemini"
 	default:
 		return false
 	}
-	ignored, err := f.distrustRepo(ctx, agentName, f.Dir, f.Env.Getenv("CLAUDE_PROJECT_DIR"))
+	ignored, err := f.distrustRepo(ctx, agentName, true, f.Dir, f.Env.Getenv("CLAUDE_PROJECT_DIR"))
 	log := f.Log(false)
 	if err != nil {
 		log.Warn("repository settings: ask git which files it tracks", "err", err)
@@ -95,7 +101,10 @@ func (f *Factory) distrustAgentShell(ctx context.Context) bool {
 // repoEnvCheck reports the variables that steer mnemo which files the
 // repository tracks set for the agents' hooks and MCP servers: mnemo
 // ignores them when it finds them with the repository's values, and
-// extracts the sessions they reach offline.
+// extracts the sessions they reach offline. Of those, it names the ones
+// doctor's own environment (the person's shell) holds with the
+// repository's value: a hook cannot tell that value of theirs from the
+// repository's, and the person should know it is lost there.
 func repoEnvCheck(ctx context.Context, f *Factory, p *project.Project) check {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -103,14 +112,24 @@ func repoEnvCheck(ctx context.Context, f *Factory, p *project.Project) check {
 	if wd, err := f.Getwd(); err == nil {
 		dirs = append(dirs, wd)
 	}
-	found, err := envtrust.Declared(ctx, envtrust.Options{Dirs: dirs, Getenv: f.Env.Getenv, Home: f.Env.Home})
+	o := envtrust.Options{Dirs: dirs, Getenv: f.Env.Getenv, Home: f.Env.Home}
+	found, err := envtrust.Declared(ctx, o)
 	if err != nil {
 		return check{Name: "repo env", Status: "warn", Detail: "could not tell which settings files git tracks (they count as tracked): " + err.Error()}
 	}
 	if len(found) == 0 {
 		return check{Name: "repo env", Status: "ok", Detail: "no file the repository tracks sets a variable that steers mnemo"}
 	}
-	return check{Name: "repo env", Status: "warn",
+	c := check{Name: "repo env", Status: "warn",
 		Detail: "set by files the repository tracks: " + envtrust.List(found) + "; mnemo's hooks ignore them and extract the sessions they reach offline",
-		Fix:    "to use a value of your own, set it in an untracked .claude/settings.local.json; to accept the repository's, set the same in ~/.claude/settings.json"}
+		Fix:    "to use a value of your own, set it in an untracked .claude/settings.local.json; to accept the repository's, set the same in your own settings (~/.claude/settings.json, ~/.codex/config.toml, ~/.gemini/settings.json)"}
+	if same, _ := envtrust.Check(ctx, o); len(same) > 0 {
+		keys := make([]string, len(same))
+		for i, fd := range same {
+			keys[i] = fd.Key
+		}
+		c.Detail += "; your environment holds the same value for " + strings.Join(keys, ", ") + ": the hooks cannot tell yours from the repository's"
+		c.Fix = "to keep your own value, set the same in ~/.claude/settings.json (~/.codex/config.toml, ~/.gemini/settings.json); " + c.Fix
+	}
+	return c
 }

@@ -90,6 +90,7 @@ func newBareSandbox(t *testing.T, model *fakeapi.Model) *sandbox {
 	t.Helper()
 	s := &sandbox{t: t, mnemo: buildMnemo(t), model: model}
 	base := t.TempDir()
+	email := "t" + filepath.Base(base) + "@t" // TempDir's folders are numbered
 	s.home = filepath.Join(base, "home")
 	s.project = filepath.Join(base, "proj")
 	t.Cleanup(func() { waitWorkers(t, filepath.Join(s.home, ".mnemo", "state")) }) // before TempDir's own cleanup
@@ -114,7 +115,10 @@ func newBareSandbox(t *testing.T, model *fakeapi.Model) *sandbox {
 		"ANTHROPIC_BASE_URL="+model.URL(),
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 		"MNEMO_WORKER_IDLE=2s", // the workers the hooks start end soon after the test, not a minute later
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t",
+		// Each sandbox is a person of their own, to git too: a commit of
+		// this same person fetched from another clone is no teammate's
+		// review (package vault), and two sandboxes are two people.
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL="+email, "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL="+email,
 	)
 	s.run("git", "init", "-q")
 	return s

@@ -7,12 +7,15 @@
 // hooks and MCP servers they start: Claude Code the "env" of
 // .claude/settings.json and .claude/settings.local.json (and of an MCP
 // server's entry in .mcp.json), Gemini CLI a project's .gemini/.env or
-// .env and the "env" of its .gemini/settings.json hooks and servers. A
-// file the repository tracks in git is the repository's, whoever cloned
-// it; an untracked one, and every file outside the repository (the
-// user's ~/.claude/settings.json), is the user's. Codex applies nothing of
-// a project's files to its hooks' environment, so a Codex hook has nothing
-// to check.
+// .env and the "env" of its .gemini/settings.json hooks and servers, Codex
+// a trusted project's .codex/config.toml: its MCP servers' "env" (mnemo
+// init registers mnemo's server there) and, for the commands its shell
+// tool runs, what its shell_environment_policy sets. A file the
+// repository tracks in git is the repository's, whoever cloned it; an
+// untracked one, and every file outside the repository (the user's
+// ~/.claude/settings.json, ~/.codex/config.toml), is the user's. Codex
+// applies nothing of a project's files to its hooks' environment (checked
+// with Codex 0.171.0), so a Codex hook has nothing to check.
 //
 // Only the variables that steer mnemo count ([Steers]): the extractor,
 // the providers' endpoints and credentials, proxies and certificates, the

@@ -45,6 +45,10 @@ type Options struct {
 	// of its git repository count. A folder outside git has no tracked
 	// file.
 	Dirs []string
+	// Shell says that the process is a command the agent's shell tool
+	// ran (mnemo ingest, say), not a hook: some agents give those what
+	// they give no hook (Codex's shell_environment_policy).
+	Shell bool
 	// Getenv is the environment checked.
 	Getenv func(string) string
 	// Home is the user's home folder, where the user's own settings are
@@ -213,7 +217,8 @@ func (o Options) matching(sets []setting, texts [][]byte) []setting {
 
 // userSettings returns the values the user's own files set, by
 // variable: the user's Claude Code settings (in $CLAUDE_CONFIG_DIR unless
-// a project file proposes it), Gemini CLI's, and the managed ones. One
+// a project file proposes it), Codex's config.toml (in $CODEX_HOME, the
+// same), Gemini CLI's, and the managed ones. One
 // that a repository (of roots) tracks is no user's file, whatever the
 // environment says.
 func (o Options) userSettings(ctx context.Context, proposed map[string]bool, roots []string, env []string) map[string][]string {
@@ -229,7 +234,14 @@ func (o Options) userSettings(ctx context.Context, proposed map[string]bool, roo
 	if claudeHome == "" || proposed["CLAUDE_CONFIG_DIR"] {
 		claudeHome = filepath.Join(home, ".claude")
 	}
-	srcs := append([]source{{path: filepath.ToSlash(filepath.Join(claudeHome, "settings.json")), read: readClaudeSettings}}, userSources...)
+	codexHome := o.Getenv("CODEX_HOME")
+	if codexHome == "" || proposed["CODEX_HOME"] {
+		codexHome = filepath.Join(home, ".codex")
+	}
+	srcs := append([]source{
+		{path: filepath.ToSlash(filepath.Join(claudeHome, "settings.json")), read: readClaudeSettings},
+		{path: filepath.ToSlash(filepath.Join(codexHome, "config.toml")), read: readCodexConfig},
+	}, userSources...)
 	for _, src := range srcs {
 		path := filepath.FromSlash(src.path)
 		if !filepath.IsAbs(path) {
@@ -314,7 +326,7 @@ func (o Options) projectFiles(ctx context.Context) []projectFile {
 		for dir := real; ; dir = filepath.Dir(dir) {
 			for _, src := range projectSources {
 				abs := filepath.Join(dir, filepath.FromSlash(src.path))
-				if !src.applies(o.Agent) || seen[abs] {
+				if !src.applies(o.Agent, o.Shell) || seen[abs] {
 					continue
 				}
 				seen[abs] = true

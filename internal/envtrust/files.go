@@ -3,9 +3,11 @@ package envtrust
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/mnemo-dev/mnemo/internal/lazyregexp"
+	"github.com/mnemo-dev/mnemo/internal/tomlread"
 )
 
 // A setting is a variable a file sets.
@@ -18,6 +20,7 @@ type setting struct {
 type source struct {
 	path   string   // relative to the folder the agent reads it in, slash-separated
 	agents []string // the agents whose hooks get what it sets
+	shell  []string // the agents whose shell tool gets what it sets, besides those
 	mcp    bool     // it sets only the environment of MCP servers, not of hooks
 	read   func(data []byte) []setting
 }
@@ -25,6 +28,7 @@ type source struct {
 // Agents, as mnemo's --agent names them.
 const (
 	claudeCode = "claude-code"
+	codex      = "codex"
 	gemini     = "gemini"
 	cursor     = "cursor"
 )
@@ -36,6 +40,11 @@ var projectSources = []source{
 	{path: ".claude/settings.json", agents: []string{claudeCode}, read: readClaudeSettings},
 	{path: ".claude/settings.local.json", agents: []string{claudeCode}, read: readClaudeSettings},
 	{path: ".mcp.json", mcp: true, read: readMCPServers},
+	// Codex reads a trusted project's .codex/config.toml (where mnemo init
+	// registers the MCP server): its servers' env, and the variables its
+	// shell_environment_policy sets for the commands the shell tool runs.
+	// Codex's hooks get neither (checked with Codex 0.171.0).
+	{path: ".codex/config.toml", mcp: true, shell: []string{codex}, read: readCodexConfig},
 	{path: ".cursor/mcp.json", mcp: true, read: readMCPServers},
 	{path: ".gemini/settings.json", agents: []string{gemini}, read: readGeminiSettings},
 	{path: ".gemini/.env", agents: []string{gemini}, read: readDotenv},
@@ -51,23 +60,24 @@ var userSources = []source{
 	{path: "/etc/claude-code/managed-settings.json", read: readClaudeSettings},
 	{path: "/Library/Application Support/ClaudeCode/managed-settings.json", read: readClaudeSettings},
 	{path: "/etc/gemini-cli/settings.json", read: readGeminiSettings},
+	{path: "/etc/codex/config.toml", read: readCodexConfig},
 }
 
-// applies reports whether s sets the environment of agent's hooks; with
-// agent "" (not known: an MCP server, which every agent starts) every
-// source applies, and for Cursor, whose hooks' environment is not
-// documented, every source but the MCP servers'.
-func (s source) applies(agent string) bool {
-	if agent == "" {
+// applies reports whether s sets the environment of agent's hooks, or
+// with shell, of the commands agent's shell tool runs; with agent "" (not
+// known: an MCP server, which every agent starts) every source applies,
+// and for Cursor, whose hooks' environment is not documented, every
+// source but the MCP servers'.
+func (s source) applies(agent string, shell bool) bool {
+	switch {
+	case agent == "":
 		return true
-	}
-	if s.mcp {
+	case shell && slices.Contains(s.shell, agent):
+		return true
+	case s.mcp:
 		return false
-	}
-	for _, a := range s.agents {
-		if a == agent {
-			return true
-		}
+	case slices.Contains(s.agents, agent):
+		return true
 	}
 	return agent == cursor // not verified: every file, in doubt
 }
@@ -147,6 +157,40 @@ func envOf(v any, expands bool, out []setting) []setting {
 	}
 	return out
 }
+
+// readCodexConfig reads a Codex config.toml: the "env" of every MCP
+// server ([mcp_servers.NAME] env, or its [mcp_servers.NAME.env] table) and
+// what shell_environment_policy "set"s, at any depth (a profile's too),
+// whose values Codex takes as they are. What follows a point the reader
+// cannot read is taken as [unparsedTOML] takes it.
+func readCodexConfig(data []byte) []setting {
+	vals, err := tomlread.Strings(string(data))
+	var out []setting
+	for _, v := range vals {
+		p := v.Path
+		n := len(p)
+		if n >= 4 && p[n-4] == "mcp_servers" && p[n-2] == "env" || n >= 3 && p[n-3] == "shell_environment_policy" && p[n-2] == "set" {
+			out = append(out, setting{key: p[n-1], value: v.Value})
+		}
+	}
+	if err != nil {
+		out = append(out, unparsedTOML(data)...)
+	}
+	return out
+}
+
+// unparsedTOML is what a TOML file that does not parse may set: every
+// KEY = in it, with no value, which [Options.matching] finds by the
+// environment's value in the text.
+func unparsedTOML(data []byte) []setting {
+	var out []setting
+	for _, m := range tomlKey.FindAllStringSubmatch(string(data), -1) {
+		out = append(out, setting{key: m[1]})
+	}
+	return out
+}
+
+var tomlKey = lazyregexp.New(`["']?([A-Za-z_][A-Za-z0-9_.-]*)["']?\s*=`)
 
 // unparsed is what a JSON file that does not parse may set, for an agent
 // more lenient than [parseJSON]: every "KEY": in it, with no value, which

@@ -132,7 +132,7 @@ func (r *Runner) handle(ctx context.Context, w *world, event string, in Input) (
 		}
 		msg := ""
 		if r.showsMessages() { // what is told once is not spent where no one sees it
-			msg = startMessage(w, natives)
+			msg = startMessage(w, r.Agent, natives)
 		}
 		return r.output("SessionStart", text, msg), nil
 	case UserPromptSubmit:

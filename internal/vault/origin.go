@@ -24,9 +24,10 @@ import (
 // no one's review: an agent runs 'git commit' and 'git push' as easily as
 // it writes the file, and a person's 'git commit -a' sweeps in what the
 // agent wrote. What this clone fetched (a clone, a pull, from a named
-// remote or a URL) is the team's, as the code that came with it is; what
+// remote or a URL) from another person is the team's, as the code that came with it is; what
 // this clone pushed stays its own here, since its reflog names the commit
-// as made here.
+// as made here, and in the person's other clones, since the commit names
+// them (own.go).
 //
 // The clone's reflogs tell the two apart. An entry that moved HEAD or a
 // branch to a commit already there has one of a few messages (clone, a
@@ -53,17 +54,20 @@ var movedRE = lazyregexp.New(`^(?:clone: |checkout: moving from |reset: moving t
 type originKind int
 
 const (
-	uncommitted originKind = iota // git's HEAD (or MERGE_HEAD) holds other bytes under the name, or none
-	arrived                       // no commit this clone made gave them: another clone's did
-	madeHere                      // a commit this clone made gave them
-	untold                        // committed, but the reflog cannot say whether here
+	uncommitted   originKind = iota // git's HEAD (or MERGE_HEAD) holds other bytes under the name, or none
+	arrived                         // no commit this clone made gave them: another clone's did
+	madeHere                        // a commit this clone made gave them
+	untold                          // committed, but the reflog cannot say whether here
+	ownElsewhere                    // another clone's commit gave them, but this person authored or committed it
+	unknownAuthor                   // another clone's commit gave them, but git could not say whose
 )
 
 // An origin is where a memory file's bytes came from, and the commit made
-// here that gave them.
+// here (or by this person elsewhere) that gave them.
 type origin struct {
 	kind   originKind
 	commit string
+	email  string // ownElsewhere: the person's address the commit names
 }
 
 // why says, for a person, why the origin vouches for nothing: "" when
@@ -74,6 +78,10 @@ func (o origin) why() string {
 		return madeHereWhy(o.commit)
 	case untold:
 		return "committed, but this clone's reflog does not say whether the commit was made here, so no commit vouches for it"
+	case unknownAuthor:
+		return "committed in another clone, but git could not say by whom, so no commit vouches for it"
+	case ownElsewhere:
+		return "committed by you (" + o.email + ") in another clone (" + o.commit[:min(len(o.commit), 12)] + "), and your own commit is not another person's review"
 	}
 	return ""
 }
@@ -89,6 +97,8 @@ type gitView struct {
 	where func() gitPlace
 	tree  func() map[string]string // blob ids by file name: see [Vault.headTree]
 	made  func() (made map[fileBlob]string, ok bool)
+	own   func() (map[fileBlob]ownCommit, bool) // see [Vault.ownBlobs]
+	ours  func() map[string]bool                // see [Vault.writtenElsewhere]
 }
 
 // A gitPlace says whether the vault's folder is in a git work tree, and
@@ -106,6 +116,8 @@ func (v *Vault) newGitView() *gitView {
 	g := &gitView{where: sync.OnceValue(v.gitPlace)}
 	g.tree = sync.OnceValue(func() map[string]string { return v.headTree(g.where()) })
 	g.made = sync.OnceValues(func() (map[fileBlob]string, bool) { return v.madeBlobs(g.where()) })
+	g.own = sync.OnceValues(func() (map[fileBlob]ownCommit, bool) { return v.ownBlobs(g.where()) })
+	g.ours = sync.OnceValue(v.writtenElsewhere)
 	return g
 }
 
@@ -123,6 +135,16 @@ func (g *gitView) origin(file string, data []byte) origin {
 	}
 	if c, ok := made[fileBlob{file, oid}]; ok {
 		return origin{kind: madeHere, commit: c}
+	}
+	own, ok := g.own()
+	if !ok {
+		return origin{kind: unknownAuthor}
+	}
+	if c, ok := own[fileBlob{file, oid}]; ok {
+		if g.ours()[digest(data)] {
+			return origin{kind: arrived} // mnemo's own write, in another clone on this machine
+		}
+		return origin{kind: ownElsewhere, commit: c.commit, email: c.email}
 	}
 	return origin{kind: arrived}
 }
@@ -147,6 +169,19 @@ func (v *Vault) madeBlobs(at gitPlace) (made map[fileBlob]string, ok bool) {
 	if err != nil {
 		return nil, false
 	}
+	rawChanges(out, at.prefix, func(commit string, k fileBlob) {
+		if made[k] == "" {
+			made[k] = commit
+		}
+	})
+	return made, true
+}
+
+// rawChanges calls each, in order, for every memory file of the folder at
+// prefix that a commit of out (git log -z --raw, each commit's header
+// "commit " and what follows it) gives a blob, with the rest of the
+// commit's header.
+func rawChanges(out, prefix string, each func(commit string, k fileBlob)) {
 	var commit string
 	toks := strings.Split(out, "\x00")
 	for i := 0; i < len(toks); i++ {
@@ -161,16 +196,13 @@ func (v *Vault) madeBlobs(at gitPlace) (made map[fileBlob]string, ok bool) {
 			continue
 		}
 		i++
-		file, ok := strings.CutPrefix(toks[i], at.prefix)
+		file, ok := strings.CutPrefix(toks[i], prefix)
 		f := strings.Fields(tok)
 		if !ok || len(f) < 2 || commit == "" || !isMemoryFile(file) || strings.Contains(file, "/") {
 			continue
 		}
-		if k := (fileBlob{file, f[len(f)-2]}); made[k] == "" {
-			made[k] = commit
-		}
+		each(commit, fileBlob{file, f[len(f)-2]})
 	}
-	return made, true
 }
 
 // madeCommits returns the commits this clone's reflogs name as made here,
