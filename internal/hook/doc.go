@@ -7,7 +7,8 @@
 // (committed in this clone, holding an instruction or a secret).
 //
 // A hook never breaks the agent: it decodes any input (unknown or missing
-// fields, empty, garbage, megabytes), works under a hard deadline, prints
+// fields, empty, garbage, megabytes), works under a hard deadline
+// ($MNEMO_HOOK_DEADLINE_SCALE lengthens them all, [DeadlineScaleVar]), prints
 // all of its answer or nothing, logs every error to the state log, and
 // always exits 0.
 //
