@@ -8,13 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/mnemo-dev/mnemo/internal/hook"
 )
 
 // loadFor is how long TestLoadAndFaults keeps its writers busy; the
@@ -24,10 +21,6 @@ const loadFor = 40 * time.Second
 
 // loadKills is how many processes TestLoadAndFaults SIGKILLs.
 const loadKills = 50
-
-// loadDeadlineScale multiplies the deadlines of the hooks TestLoadAndFaults
-// runs ([hook.DeadlineScaleVar]).
-const loadDeadlineScale = 10
 
 // TestLoadAndFaults runs, for about a minute, what a busy project sees:
 // four agent sessions at once (session-start, 50 prompts through
@@ -117,8 +110,8 @@ func newLoadSandbox(t *testing.T) *sandbox {
 	// writer keeps, a killed process's leftovers), not the machine's
 	// speed: at their real deadlines, prompt hooks gave up at 1 s on a
 	// machine at load 15 (CI's, with the other packages' tests beside
-	// this one), ten times as long does not depend on the load.
-	s.setenv(hook.DeadlineScaleVar + "=" + strconv.Itoa(loadDeadlineScale))
+	// this one).
+	s.setenv(hookDeadlines)
 	s.mnemoRun("init")
 	return s
 }
