@@ -16,10 +16,10 @@
 // each has its own home, project and fake model, and most of their time
 // is the clients starting and the workers' idle exits. TestLoadAndFaults
 // and TestManyWriters do not: they run first, alone, their load being what
-// they test; nor do the Gemini CLI's, whose project registry lock was
-// found released under it ('Lock is already released', ERELEASED, at load
-// 14 beside another test). Every hook runs at ten times its deadline: the tests check
-// what hooks give, not how fast on a loaded machine.
+// they test; nor do the Gemini CLI's: TestGeminiResume's resume, whose
+// clock an hour ahead makes the registry lock of Gemini CLI (proper-lockfile)
+// look stale, failed with it found released ('Lock is already released',
+// ERELEASED) at load 12-14, in parallel and alone.
 //
 // TestCommittedSettingsEnv needs no client: it runs the SessionEnd
 // hook with the environment Claude Code builds from the settings files of
