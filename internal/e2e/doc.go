@@ -19,7 +19,11 @@
 // they test; nor do the Gemini CLI's: TestGeminiResume's resume, whose
 // clock an hour ahead makes the registry lock of Gemini CLI (proper-lockfile)
 // look stale, failed with it found released ('Lock is already released',
-// ERELEASED) at load 12-14, in parallel and alone.
+// ERELEASED) at load 12-17, in parallel and alone. Every hook runs at ten
+// times its deadline: the tests check what hooks give, not how fast on a
+// loaded machine (at load 17 Claude Code's session-end hook gave up at 1 s
+// before it had read its input, and TestCaptureLoopHeuristic waited in
+// vain for the capture).
 //
 // TestCommittedSettingsEnv needs no client: it runs the SessionEnd
 // hook with the environment Claude Code builds from the settings files of

@@ -12,8 +12,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/mnemo-dev/mnemo/internal/hook"
 )
 
 // loadFor is how long TestLoadAndFaults keeps its writers busy; the
@@ -112,8 +110,8 @@ func newLoadSandbox(t *testing.T) *sandbox {
 	// writer keeps, a killed process's leftovers), not the machine's
 	// speed: at their real deadlines, prompt hooks gave up at 1 s on a
 	// machine at load 15 (CI's, with the other packages' tests beside
-	// this one); ten times as long does not depend on the load.
-	s.setenv(hook.DeadlineScaleVar + "=10")
+	// this one).
+	s.setenv(hookDeadlines)
 	s.mnemoRun("init")
 	return s
 }
