@@ -20,6 +20,7 @@ import (
 const correction = "Remember that we always use pnpm in web/, never npm. Now add the rc-slider package."
 
 func TestCaptureLoopHeuristic(t *testing.T) {
+	t.Parallel()
 	model := fakeapi.New(t)
 	s := newSandbox(t, model)
 	s.setenv("MNEMO_EXTRACTOR=heuristic")
@@ -31,6 +32,7 @@ func TestCaptureLoopHeuristic(t *testing.T) {
 // the session Claude Code wrote (the prompt, the tool call, the error), and
 // the model's reply becomes the memory.
 func TestCaptureLoopAnthropic(t *testing.T) {
+	t.Parallel()
 	model := fakeapi.New(t)
 	s := newSandbox(t, model)
 	s.setenv("MNEMO_EXTRACTOR=anthropic")

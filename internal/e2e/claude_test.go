@@ -14,11 +14,18 @@ import (
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/fakeapi"
+	"github.com/mnemo-dev/mnemo/internal/hook"
 	"github.com/mnemo-dev/mnemo/internal/queue"
 )
 
 // claudeVersion is the Claude Code release the suite pins.
 const claudeVersion = "2.1.332"
+
+// hookDeadlines gives every hook the suite runs ten times its deadline
+// ([hook.DeadlineScaleVar]): the tests check what hooks give and that
+// nothing blocks them, not the machine's speed (CI runs them beside other
+// packages' tests, at load 15 and more).
+const hookDeadlines = hook.DeadlineScaleVar + "=10"
 
 // findClaude returns the claude binary or skips the test, saying why.
 func findClaude(t *testing.T) string {
@@ -115,6 +122,7 @@ func newBareSandbox(t *testing.T, model *fakeapi.Model) *sandbox {
 		"ANTHROPIC_BASE_URL="+model.URL(),
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 		"MNEMO_WORKER_IDLE=2s", // the workers the hooks start end soon after the test, not a minute later
+		hookDeadlines,
 		// Each sandbox is a person of their own, to git too: a commit of
 		// this same person fetched from another clone is no teammate's
 		// review (package vault), and two sandboxes are two people.

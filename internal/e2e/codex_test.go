@@ -71,6 +71,7 @@ func (s *sandbox) rollouts() []string {
 // not Codex's environment block), the failing command as a failure, and a
 // "remember" becomes a memory.
 func TestCodexSession(t *testing.T) {
+	t.Parallel()
 	model := fakeapi.New(t)
 	s, codex := newCodexSandbox(t, model)
 	s.setenv("MNEMO_EXTRACTOR=heuristic")
@@ -163,6 +164,7 @@ func TestCodexSession(t *testing.T) {
 // --trust-hooks writes (or the user gives in codex), 'codex exec' runs none
 // of the project's hooks, silently, even in a trusted project.
 func TestCodexUntrusted(t *testing.T) {
+	t.Parallel()
 	model := fakeapi.New(t)
 	s, codex := newCodexSandbox(t, model)
 	s.mnemoRun("init", "--agent", "codex")
@@ -193,6 +195,7 @@ func TestCodexUntrusted(t *testing.T) {
 // namespace mcp__mnemo), and calls recall: the call's output, which Codex
 // sends back in the next request, holds the memory.
 func TestCodexMCP(t *testing.T) {
+	t.Parallel()
 	model := fakeapi.New(t)
 	s, codex := newCodexSandbox(t, model)
 	s.setenv("MNEMO_WORKER=off")

@@ -12,6 +12,19 @@
 // (where .ci/run installs them, pinned), and skip, saying why, when one is
 // absent.
 //
+// The Claude Code and Codex tests run in parallel (-parallel, 2 on CI):
+// each has its own home, project and fake model, and most of their time
+// is the clients starting and the workers' idle exits. TestLoadAndFaults
+// and TestManyWriters do not: they run first, alone, their load being what
+// they test; nor do the Gemini CLI's: TestGeminiResume's resume, whose
+// clock an hour ahead makes the registry lock of Gemini CLI (proper-lockfile)
+// look stale, failed with it found released ('Lock is already released',
+// ERELEASED) at load 12-17, in parallel and alone. Every hook runs at ten
+// times its deadline: the tests check what hooks give, not how fast on a
+// loaded machine (at load 17 Claude Code's session-end hook gave up at 1 s
+// before it had read its input, and TestCaptureLoopHeuristic waited in
+// vain for the capture).
+//
 // TestCommittedSettingsEnv needs no client: it runs the SessionEnd
 // hook with the environment Claude Code builds from the settings files of
 // a project whose committed .claude/settings.json points mnemo's providers

@@ -15,6 +15,7 @@ import (
 // of the same session does not repeat it; SessionEnd queues the transcript
 // Claude Code wrote; and no hook logs an error.
 func TestHooksWithClaudeCode(t *testing.T) {
+	t.Parallel()
 	model := fakeapi.New(t)
 	s := newSandbox(t, model)
 	s.setenv("MNEMO_WORKER=off") // keep the job in the queue to look at it

@@ -18,6 +18,7 @@ import (
 // memory was written: every request of the resumed runs carries each
 // memory once, the new one included.
 func TestResumeRepeatsNothing(t *testing.T) {
+	t.Parallel()
 	model := fakeapi.New(t)
 	s := newSandbox(t, model)
 	s.setenv("MNEMO_WORKER=off")
@@ -49,6 +50,7 @@ func TestResumeRepeatsNothing(t *testing.T) {
 // TestSuspectMemoryGivenWithReason edits a file a memory is anchored to
 // and asks the topical question: the memory comes with its reason.
 func TestSuspectMemoryGivenWithReason(t *testing.T) {
+	t.Parallel()
 	model := fakeapi.New(t)
 	s := newSandbox(t, model)
 	s.setenv("MNEMO_WORKER=off")
@@ -80,6 +82,7 @@ func TestSuspectMemoryGivenWithReason(t *testing.T) {
 // what mnemo puts in the first request (MEMORY.md, which Claude Code loads,
 // and the SessionStart context) stays within the default budget.
 func TestFirstRequestWithinBudget(t *testing.T) {
+	t.Parallel()
 	model := fakeapi.New(t)
 	s := newSandbox(t, model)
 	s.setenv("MNEMO_WORKER=off")

@@ -29,7 +29,8 @@ const loadKills = 50
 // through the CLI, and a worker consolidating, while 50 SIGKILLs hit the
 // worker and the MCP servers at random. Afterwards every fact reported
 // written is there exactly once, every session's capture is done,
-// mnemo doctor --deep passes, and no hook gave up at its deadline.
+// mnemo doctor --deep passes, and no hook gave up at its deadline (ten
+// times the real one: a hook blocked, not one the machine's load slowed).
 func TestLoadAndFaults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the load test runs for a minute")
@@ -48,7 +49,7 @@ func TestLoadAndFaults(t *testing.T) {
 
 	log := &writeLog{updates: map[string]string{}}
 	hooks := &hookTimes{}
-	ctx, cancel := context.WithTimeout(context.Background(), d)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	w := &workerLoop{s: s}
 	servers := []*mcpServer{{s: s, name: "a"}, {s: s, name: "b"}}
@@ -73,7 +74,10 @@ func TestLoadAndFaults(t *testing.T) {
 			rg.Wait()
 		}
 	})
-	kills := killAtRandom(ctx, d, w, servers)
+	began := time.Now()
+	kills := killAtRandom(d, w, servers)
+	cancel() // the load ends
+	lasted := time.Since(began).Round(time.Second)
 	wg.Wait()
 	w.stop()
 	for _, m := range servers {
@@ -81,12 +85,12 @@ func TestLoadAndFaults(t *testing.T) {
 	}
 
 	if kills < loadKills {
-		t.Errorf("%d SIGKILLs in %v, want %d", kills, d, loadKills)
+		t.Errorf("%d SIGKILLs in %v, want %d", kills, lasted, loadKills)
 	}
 	drainQueue(t, s)
 	checkLoad(t, s, log, w, sessions)
 	t.Logf("%v: %d sessions, %d facts reported written, %d edits, %d SIGKILLs (%d of the worker); hooks: %s",
-		d, len(sessions), len(log.facts), len(log.appends), kills, w.killed, hooks)
+		lasted, len(sessions), len(log.facts), len(log.appends), kills, w.killed, hooks)
 }
 
 // newLoadSandbox is a mnemo sandbox with the project initialised for
@@ -102,6 +106,12 @@ func newLoadSandbox(t *testing.T) *sandbox {
 		}
 	}
 	s.setenv("MNEMO_EXTRACTOR=heuristic")
+	// What the test holds hooks to is that nothing blocks them (a lock a
+	// writer keeps, a killed process's leftovers), not the machine's
+	// speed: at their real deadlines, prompt hooks gave up at 1 s on a
+	// machine at load 15 (CI's, with the other packages' tests beside
+	// this one).
+	s.setenv(hookDeadlines)
 	s.mnemoRun("init")
 	return s
 }

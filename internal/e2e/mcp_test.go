@@ -124,6 +124,7 @@ type toolResult struct {
 // tools/list, then remember, recall, get and forget, checking the JSON it
 // prints, and the exit code of a tool error.
 func TestMCPInspector(t *testing.T) {
+	t.Parallel()
 	in := newInspector(t)
 	checkToolsList(t, in)
 
@@ -219,6 +220,7 @@ func checkToolsList(t *testing.T, in *inspector) {
 // mcp__mnemo__remember: the recalled memory reaches the model's next
 // request, and the remembered fact is in the vault afterwards.
 func TestMCPWithClaudeCode(t *testing.T) {
+	t.Parallel()
 	model := fakeapi.New(t,
 		fakeapi.Reply{ToolName: "mcp__mnemo__recall", ToolInput: `{"query":"package manager frontend"}`},
 		fakeapi.Reply{ToolName: "mcp__mnemo__remember", ToolInput: `{"description":"The frontend's CI caches the pnpm store between runs","fact":"CI restores ~/.pnpm-store keyed on pnpm-lock.yaml (quokka-cache-3); a cold store costs four minutes.","type":"project","why":"Found while fixing a slow build."}`},

@@ -32,6 +32,7 @@ import (
 // repeated in their own settings) still send the session there: those
 // cases are the proof that the server would have seen a request.
 func TestCommittedSettingsEnv(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		shell     []string          // the user's own environment

@@ -18,6 +18,7 @@ import (
 // then his settings.local.json points Claude Code at his .memory) and
 // creates nothing at alice's path.
 func TestTeammateCloneLoadsItsOwnVault(t *testing.T) {
+	t.Parallel()
 	model := fakeapi.New(t)
 	alice := newSandbox(t, model)
 	remote := filepath.Join(t.TempDir(), "remote.git")
@@ -103,6 +104,7 @@ func remember(t *testing.T, s *sandbox, model *fakeapi.Model, desc, fact, confid
 // without the rejection (to the other side, stated after it, it waits for
 // review naming it), and a session that only recalled leaves git status clean.
 func TestTeamThroughGit(t *testing.T) {
+	t.Parallel()
 	ma, mb := fakeapi.New(t), fakeapi.New(t)
 	alice, bob := newSandbox(t, ma), newSandbox(t, mb)
 	for _, s := range []*sandbox{alice, bob} {

@@ -60,6 +60,7 @@ func checkTopical(t *testing.T, model *fakeapi.Model, run func(prompt string)) {
 // TestCodexTopicalPrompt: in a Codex session, SessionStart's context
 // reaches the first request and a topical prompt brings its memory, once.
 func TestCodexTopicalPrompt(t *testing.T) {
+	t.Parallel()
 	model := fakeapi.New(t)
 	s, codex := newCodexSandbox(t, model)
 	s.setenv("MNEMO_WORKER=off")

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/mnemo-dev/mnemo/internal/race"
 )
 
 // TestKernelMulAdd checks every kernel, the assembly ones with panels
@@ -16,6 +18,7 @@ import (
 // (or fewer than 16), k odd or below the one-row kernel's 4, and the
 // encoder's own shapes.
 func TestKernelMulAdd(t *testing.T) {
+	skipUnderRace(t)
 	shapes := []struct{ n, k, m int }{
 		{1, 1, 1}, {1, 3, 16}, {1, 4, 16}, {1, 5, 16}, {1, 7, 17}, {1, 256, 768},
 		{1, 1536, 512}, {2, 9, 32}, {3, 33, 15}, {4, 1, 16}, {4, 17, 48}, {5, 64, 40},
@@ -32,6 +35,19 @@ func TestKernelMulAdd(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// skipUnderRace skips a test of the kernels' arithmetic under the race
+// detector, which finds nothing there and made TestKernelMulAdd take 173 s
+// and TestKernelSameVectors minutes more (the reference sums and the Go
+// kernels instrumented); .ci/run runs them without it. The model's
+// multiplication split across goroutines is checked under the detector by
+// TestEmbedGolden, TestResidentGolden and TestResidentSameVectors.
+func skipUnderRace(t *testing.T) {
+	t.Helper()
+	if race.Enabled {
+		t.Skip("arithmetic on one goroutine: run without -race (see skipUnderRace)")
 	}
 }
 
@@ -133,6 +149,7 @@ func testMulAdd(t *testing.T, kn kernel, panels bool, n, k, m int, rng *rand.Ran
 // decoded once, and that gonum's still matches the reference as
 // [TestEmbedGolden] says.
 func TestKernelSameVectors(t *testing.T) {
+	skipUnderRace(t)
 	ctx := context.Background()
 	var texts []string
 	for _, c := range readGolden(t).Vectors {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mnemo-dev/mnemo/internal/longsession"
+	"github.com/mnemo-dev/mnemo/internal/race"
 )
 
 // TestHeuristicLongSessionBounded: the heuristic extractor reads a long
@@ -22,8 +23,8 @@ func TestHeuristicLongSessionBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long sessions: skipped with -short")
 	}
-	if raceEnabled {
-		t.Skip("allocations under the race detector are not the program's (see raceEnabled)")
+	if race.Enabled {
+		t.Skip("allocations under the race detector are not the program's (see package race)")
 	}
 	here, err := filepath.Abs(".")
 	if err != nil {

@@ -9,7 +9,8 @@
 // tells the agent to check before relying on ([vault.Vault.UnreviewedNotes]).
 //
 // A hook never breaks the agent: it decodes any input (unknown or missing
-// fields, empty, garbage, megabytes), works under a hard deadline, prints
+// fields, empty, garbage, megabytes), works under a hard deadline
+// ($MNEMO_HOOK_DEADLINE_SCALE lengthens them all, [DeadlineScaleVar]), prints
 // all of its answer or nothing, logs every error to the state log, and
 // always exits 0.
 //

@@ -208,6 +208,61 @@ func TestDeadline(t *testing.T) {
 	}
 }
 
+// TestDeadlineScale: $MNEMO_HOOK_DEADLINE_SCALE multiplies the deadline a
+// hook's work gets by a number from 1 to 100; any other value leaves it as
+// it is and is named in the state log.
+func TestDeadlineScale(t *testing.T) {
+	tests := []struct {
+		value  string
+		scale  float64
+		logged bool
+	}{
+		{"", 1, false},
+		{"1", 1, false},
+		{"10", 10, false},
+		{"2.5", 2.5, false},
+		{"100", 100, false},
+		{"0.5", 1, true},
+		{"101", 1, true},
+		{"1e300", 1, true},
+		{"NaN", 1, true},
+		{"-3", 1, true},
+		{"ten", 1, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.value, func(t *testing.T) {
+			root, r, _ := setup(t)
+			base := time.Minute
+			r.deadlines = map[string]time.Duration{SessionStart: base}
+			getenv := r.Env.Getenv
+			r.Env.Getenv = func(k string) string {
+				if k == DeadlineScaleVar {
+					return tt.value
+				}
+				return getenv(k)
+			}
+			var left time.Duration
+			r.respond = func(ctx context.Context, _ *world, _ string, _ Input) ([]byte, error) {
+				dl, _ := ctx.Deadline()
+				left = time.Until(dl)
+				return nil, nil
+			}
+			r.Run(context.Background(), SessionStart, strings.NewReader(`{"cwd":"`+root+`"}`))
+			// The work got the scaled deadline: more than the next smaller
+			// factor's (or half the base's) and at most its own.
+			want := time.Duration(float64(base) * tt.scale)
+			if left > want || left <= want-base/2 {
+				t.Errorf("with %s=%q the work had %v left, want %v (at most, less than %v sooner)", DeadlineScaleVar, tt.value, left, want, base/2)
+			}
+			w := r.world(context.Background(), Input{Cwd: root})
+			logged, _ := os.ReadFile(filepath.Join(w.state, "log"))
+			if got := strings.Contains(string(logged), DeadlineScaleVar); got != tt.logged {
+				t.Errorf("with %s=%q the state log names it: %v, want %v:\n%s", DeadlineScaleVar, tt.value, got, tt.logged, logged)
+			}
+		})
+	}
+}
+
 func TestClears(t *testing.T) {
 	tests := []struct {
 		shared, n int

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/envtrust"
@@ -38,6 +39,30 @@ var deadlines = map[string]time.Duration{
 	PreCompact:       1 * time.Second,
 	SessionEnd:       1 * time.Second,
 	Stop:             100 * time.Millisecond,
+}
+
+// DeadlineScaleVar names the environment variable that multiplies every
+// hook's deadline by a number from 1 to 100: for a machine too slow or too
+// busy for them (the agent then waits that much longer), and for tests,
+// whose hooks must give the same answer however loaded the machine is.
+const DeadlineScaleVar = "MNEMO_HOOK_DEADLINE_SCALE"
+
+// maxDeadlineScale bounds DeadlineScaleVar: 100 makes session-start's 2 s
+// more than three minutes.
+const maxDeadlineScale = 100
+
+// deadlineScale returns the factor DeadlineScaleVar sets, 1 when unset,
+// and an error naming a value it does not take.
+func deadlineScale(env project.Env) (float64, error) {
+	s := env.Getenv(DeadlineScaleVar)
+	if s == "" {
+		return 1, nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(f >= 1 && f <= maxDeadlineScale) { // NaN fails both
+		return 1, fmt.Errorf("$%s %q is not a number from 1 to %d: deadlines not scaled", DeadlineScaleVar, s, maxDeadlineScale)
+	}
+	return f, nil
 }
 
 // A Runner runs hooks. Its fields are the world a hook sees.
@@ -84,12 +109,17 @@ func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) {
 	if respond == nil {
 		respond = r.handle
 	}
-	ctx, cancel := context.WithTimeout(ctx, limits[event])
+	scale, serr := deadlineScale(r.Env)
+	limit := time.Duration(float64(limits[event]) * scale)
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	in, derr := decodeBy(ctx, stdin)
 	w := r.world(ctx, in)
 	if derr != nil {
 		w.log.Warn("hook input", "event", event, "err", derr)
+	}
+	if serr != nil {
+		w.log.Warn("hook deadline", "event", event, "err", serr)
 	}
 	type answer struct {
 		out []byte
@@ -116,7 +146,7 @@ func (r *Runner) Run(ctx context.Context, event string, stdin io.Reader) {
 		}
 		w.log.Debug("hook", "event", event, "ms", r.Now().Sub(start).Milliseconds())
 	case <-ctx.Done():
-		w.log.Error("hook gave up at its deadline", "event", event, "session", in.SessionID, "deadline", limits[event])
+		w.log.Error("hook gave up at its deadline", "event", event, "session", in.SessionID, "deadline", limit)
 	}
 }
 
