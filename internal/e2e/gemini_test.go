@@ -154,13 +154,17 @@ func geminiFunctionResponse(t *testing.T, requests []string, name string) string
 
 // laterClock is a script node loads first (NODE_OPTIONS=--require) that
 // moves the Gemini CLI's clock an hour ahead: a session file is named for
-// the minute it starts, so a resume an hour later writes a new file, as a
-// resume does in use, without the test waiting for the clock.
+// the minute it starts (new Date()), so a resume an hour later writes a new
+// file, as a resume does in use, without the test waiting for the clock.
+// Only new Date() moves, not Date.now(): the CLI's lock on its project
+// registry (proper-lockfile) compares Date.now() with the lock file's real
+// modification time, and with both moved every lock looked an hour stale
+// and was taken from its holder when two overlapped, as they did under
+// load ("Lock is already released", ERELEASED).
 const laterClock = `const RealDate = Date;
 const ahead = 60 * 60 * 1000;
 class LaterDate extends RealDate {
   constructor(...a) { if (a.length === 0) super(RealDate.now() + ahead); else super(...a); }
-  static now() { return RealDate.now() + ahead; }
 }
 globalThis.Date = LaterDate;
 `
