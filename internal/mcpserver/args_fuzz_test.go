@@ -82,7 +82,7 @@ func FuzzToolArguments(f *testing.F) {
 			arguments = map[string]any{"query": string(args), "fact": string(args), "name": string(args),
 				"command": "view", "path": string(args)}
 		}
-		cctx, ccancel := context.WithTimeout(ctx, 20*time.Second)
+		cctx, ccancel := context.WithTimeout(ctx, within(20*time.Second))
 		defer ccancel()
 		res, err := session.CallTool(cctx, &mcp.CallToolParams{Name: tool, Arguments: arguments})
 		if err != nil {

@@ -23,7 +23,7 @@ func (f *fixture) another() *fixture {
 
 // callTool calls a tool from any goroutine: it reports, never fails the test.
 func callTool(s *mcp.ClientSession, tool string, args map[string]any) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), within(30*time.Second))
 	defer cancel()
 	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {

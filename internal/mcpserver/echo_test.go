@@ -50,7 +50,7 @@ func TestHugeArgumentsNotEchoed(t *testing.T) {
 					}
 				}
 				args[name] = huge
-				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				ctx, cancel := context.WithTimeout(context.Background(), within(30*time.Second))
 				defer cancel()
 				res, err := f.session.CallTool(ctx, &mcp.CallToolParams{Name: tool.Name, Arguments: args})
 				if err != nil {

@@ -41,7 +41,7 @@ func TestMalformedInputKeepsServing(t *testing.T) {
 		in.WriteString(b.line + "\n")
 		in.WriteString(`{"jsonrpc":"2.0","id":"after-` + b.name + `","method":"tools/call","params":{"name":"recall","arguments":{"query":"pnpm"}}}` + "\n")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), within(60*time.Second))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0])
 	if bin := os.Getenv(binEnv); bin != "" {
