@@ -31,7 +31,7 @@ func FindRefs(body string) Refs {
 	var r Refs
 	seenP, seenI := map[string]bool{}, map[string]bool{}
 	addPath := func(p string) {
-		p = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "/")
+		p = strings.TrimLeft(strings.TrimPrefix(p, "./"), "/") // "//x" is no more absolute than "/x"
 		if p != "" && !strings.Contains(p, "://") && !seenP[p] && !strings.HasPrefix(p, "../") {
 			seenP[p] = true
 			r.Paths = append(r.Paths, p)
