@@ -15,26 +15,17 @@ import (
 func reviews(f *Factory, packed []recall.Packed) map[index.Key]string {
 	out := make(map[index.Key]string)
 	secrets := redact.New(redact.Options{})
-	loaders := make(map[string]*vault.Loader) // one pass a vault: git asked once
-	defer func() {
-		for _, l := range loaders {
-			l.Close()
-		}
-	}()
+	ls := make(vault.Loaders) // a pass a vault: git asked once, not once a result
+	defer ls.Close()
 	for _, p := range packed {
 		if p.Source != "project" && p.Source != "user" {
 			continue
 		}
-		l := loaders[p.Source]
-		if l == nil {
-			v, err := f.Vault(p.Source == "user")
-			if err != nil {
-				continue
-			}
-			l = v.Loader()
-			loaders[p.Source] = l
+		v, err := f.Vault(p.Source == "user")
+		if err != nil {
+			continue
 		}
-		m, err := l.Load(p.Name)
+		m, err := ls.Load(v, p.Name)
 		if err != nil {
 			continue
 		}

@@ -44,27 +44,18 @@ func (c *Consolidator) closest(ctx context.Context, m *memory.Memory, cand *stat
 	if err != nil {
 		return best, err
 	}
-	loaders := make(map[string]*vault.Loader) // a pass a vault: git asked once, not once a result
-	defer func() {
-		for _, l := range loaders {
-			l.Close()
-		}
-	}()
+	ls := make(vault.Loaders) // a pass a vault: git asked once, not once a result
+	defer ls.Close()
 	for _, r := range results {
 		bonus := 0.0
 		if shared(files, r.Files) {
 			bonus = 0.1
 		}
-		l := loaders[r.Source]
-		if l == nil {
-			v, ok := c.vaultFor(r.Source) // a mounted vault's memory is not one to merge into
-			if !ok {
-				continue
-			}
-			l = v.Loader()
-			loaders[r.Source] = l
+		v, ok := c.vaultFor(r.Source) // a mounted vault's memory is not one to merge into
+		if !ok {
+			continue
 		}
-		if mem, err := l.Load(r.Name); err == nil {
+		if mem, err := ls.Load(v, r.Name); err == nil {
 			consider(r.Name, r.Source, mem, bonus)
 		}
 	}

@@ -131,8 +131,8 @@ func (s *Server) recall(ctx context.Context, _ *mcp.CallToolRequest, in recallIn
 	}
 	packed := recall.Pack(page, min(budget, recallMaxBudget))
 	keys := make([]index.Key, 0, len(packed))
-	ls := s.loaders()
-	defer ls.close()
+	ls := make(vault.Loaders) // a pass a vault: git asked once, not once a result
+	defer ls.Close()
 	for _, p := range packed {
 		out.Memories = append(out.Memories, s.recalledOf(p, ls))
 		keys = append(keys, p.Key)
@@ -202,34 +202,9 @@ func (s *Server) repoPath(p string) string {
 	return filepath.ToSlash(filepath.Clean(p))
 }
 
-// loaders reads the memory files of one answer's results, in a pass for
-// each vault (see [vault.Loader]): git is asked once, not once a result.
-type loaders struct {
-	s    *Server
-	open map[string]*vault.Loader // by vault: "project" or "user"
-}
-
-func (s *Server) loaders() *loaders { return &loaders{s: s, open: make(map[string]*vault.Loader)} }
-
-// load reads the memory called name of the vault where.
-func (ls *loaders) load(where, name string) (*memory.Memory, error) {
-	l := ls.open[where]
-	if l == nil {
-		l = ls.s.vaultOf(where).Loader()
-		ls.open[where] = l
-	}
-	return l.Load(name)
-}
-
-func (ls *loaders) close() {
-	for _, l := range ls.open {
-		l.Close()
-	}
-}
-
 // recalledOf turns a packed result into what the model reads, reading its
 // file with ls.
-func (s *Server) recalledOf(p recall.Packed, ls *loaders) recalled {
+func (s *Server) recalledOf(p recall.Packed, ls vault.Loaders) recalled {
 	r := recalled{
 		Name: p.Name, Vault: p.Source, Type: string(p.Type), Description: s.memo.shown(p.Description),
 		Score: round(p.Score), Confidence: round(p.Confidence), Why: whyText(p.Why),
@@ -249,7 +224,7 @@ func (s *Server) recalledOf(p recall.Packed, ls *loaders) recalled {
 		r.Status, r.SupersededBy = string(p.Status), p.SupersededBy
 	}
 	if p.Source == "project" || p.Source == "user" {
-		if m, err := ls.load(p.Source, p.Name); err == nil {
+		if m, err := ls.Load(s.vaultOf(p.Source), p.Name); err == nil {
 			r.Review = reviewOf(m)
 			if len(p.Files) > 0 && s.cfg.Root != "" { // a mounted vault's anchors are its own repository's
 				r.Stale = staleness.Changed(s.cfg.Root, m)

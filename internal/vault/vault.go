@@ -214,6 +214,29 @@ func (l *Loader) Load(name string) (*memory.Memory, error) {
 // Close ends the pass.
 func (l *Loader) Close() { l.ps.done() }
 
+// Loaders keeps a [Loader] for each vault a task reads, made on its first
+// read of that vault, so that a task reading several vaults' files (a
+// recall's results) has one pass a vault. The zero value is not ready:
+// make it with make(Loaders). Close ends every pass.
+type Loaders map[*Vault]*Loader
+
+// Load is [Loader.Load] of v's loader.
+func (ls Loaders) Load(v *Vault, name string) (*memory.Memory, error) {
+	l := ls[v]
+	if l == nil {
+		l = v.Loader()
+		ls[v] = l
+	}
+	return l.Load(name)
+}
+
+// Close ends every loader's pass.
+func (ls Loaders) Close() {
+	for _, l := range ls {
+		l.Close()
+	}
+}
+
 func (v *Vault) load(name string) (*memory.Memory, error) {
 	ps := v.newPass(false)
 	defer ps.done()
