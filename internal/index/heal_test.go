@@ -348,3 +348,57 @@ func delivered(key Key) func(ctx context.Context, fresh *DB) error {
 		return nil
 	}
 }
+
+// TestCutWAL: a handle (the MCP server's) has index.db open, with what it
+// synced still in the WAL, when the WAL is cut short in the middle of a
+// frame (a full disk, a crash of the machine, a copy of the state folder
+// taken mid-write). The shared memory the handle keeps says the frames
+// are there; a read of one ends early (SQLITE_IOERR_SHORT_READ). That
+// is a damaged file like any other: the next process (a hook) rebuilds
+// the index as it opens it, and the server answers from the rebuilt one,
+// rather than every process failing with "disk I/O error" for as long
+// as the server runs.
+func TestCutWAL(t *testing.T) {
+	const memories = 90
+	ctx := context.Background()
+	dir := t.TempDir()
+	for i := range memories {
+		name := fmt.Sprintf("m%03d", i)
+		writeFile(t, dir, name+".md", memFile(name, fmt.Sprintf("Service %d uses the postgres driver", i), strings.Repeat("A body with some words. ", 40)))
+	}
+	path := filepath.Join(t.TempDir(), FileName)
+	server, err := Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Close()
+	src := Source{Name: "project", Dir: dir}
+	if _, err := server.Sync(ctx, src); err != nil {
+		t.Fatal(err)
+	}
+	const header, frameHeader = 32, 24 // a WAL's header; a frame's, before its page
+	if err := os.Truncate(path+"-wal", header+frameHeader+100); err != nil {
+		t.Fatal(err)
+	}
+	search := func(db *DB) (int, error) {
+		res, err := db.Search(ctx, WordQuery{Terms: []string{"postgres"}, Weights: defaultWeights, Limit: 100})
+		if err != nil {
+			return 0, err
+		}
+		return len(res.Hits), nil
+	}
+	hook, err := Open(ctx, path, nil)
+	if err != nil {
+		t.Fatalf("a hook opening the index with its WAL cut: %v", err)
+	}
+	defer hook.Close()
+	if _, err := hook.Sync(ctx, src); err != nil {
+		t.Fatalf("the hook's sync: %v", err)
+	}
+	if n, err := search(hook); err != nil || n != memories {
+		t.Errorf("the hook's search = %d hits, %v; want %d", n, err, memories)
+	}
+	if n, err := search(server); err != nil || n != memories {
+		t.Errorf("the server's search after the hook's repair = %d hits, %v; want %d", n, err, memories)
+	}
+}

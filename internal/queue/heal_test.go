@@ -3,6 +3,7 @@ package queue
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -112,5 +113,43 @@ func TestWriteHealsDamage(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCutWAL: the worker has queue.db open, with jobs enqueued since the
+// last checkpoint still in the WAL, when the WAL is cut short in the
+// middle of a frame (a full disk, a crash of the machine). The shared
+// memory the worker keeps lists the frames; a read of one ends early
+// (SQLITE_IOERR_SHORT_READ). The stop hook's enqueue must repair the
+// file, not fail with "disk I/O error" for as long as the worker runs.
+func TestCutWAL(t *testing.T) {
+	ctx := context.Background()
+	state := t.TempDir()
+	worker, err := Open(ctx, state, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer worker.Close()
+	transcript := filepath.Join(state, "t.jsonl")
+	for i := range 20 {
+		if _, err := worker.Enqueue(ctx, Job{Session: fmt.Sprintf("s-%d", i), Transcript: transcript, Event: "session-end"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const header, frameHeader = 32, 24 // a WAL's header; a frame's, before its page
+	if err := os.Truncate(filepath.Join(state, FileName)+"-wal", header+frameHeader+100); err != nil {
+		t.Fatal(err)
+	}
+	hook, err := Open(ctx, state, nil)
+	if err != nil {
+		t.Fatalf("the stop hook opening the queue with its WAL cut: %v", err)
+	}
+	defer hook.Close()
+	if _, err := hook.Enqueue(ctx, Job{Session: "new", Transcript: transcript, Event: "session-end"}); err != nil {
+		t.Fatalf("the stop hook's enqueue: %v", err)
+	}
+	jobs, err := worker.List(ctx)
+	if err != nil || !slices.ContainsFunc(jobs, func(j Job) bool { return j.Session == "new" }) {
+		t.Errorf("the worker's list after the repair = %d jobs, %v; want the new one among them", len(jobs), err)
 	}
 }

@@ -17,14 +17,21 @@ import (
 )
 
 // IsDamaged reports whether err says the file is not an SQLite database
-// or is damaged beyond use (SQLITE_NOTADB, SQLITE_CORRUPT).
+// or is damaged beyond use (SQLITE_NOTADB, SQLITE_CORRUPT), or is shorter
+// than what describes it says (SQLITE_IOERR_SHORT_READ: a WAL cut in the
+// middle of a frame that the shared memory lists). A short read is not a
+// failing disk, which fails again whatever is done, nor a file moved
+// under a connection, which a new connection reads whole: the file at
+// the path stays short, and every connection meets it until it is made
+// anew.
 func IsDamaged(err error) bool {
 	var se *sqlite.Error
 	if !errors.As(err, &se) {
 		return false
 	}
 	code := se.Code() & 0xff
-	return code == sqlite3.SQLITE_NOTADB || code == sqlite3.SQLITE_CORRUPT
+	return code == sqlite3.SQLITE_NOTADB || code == sqlite3.SQLITE_CORRUPT ||
+		se.Code() == sqlite3.SQLITE_IOERR_SHORT_READ
 }
 
 // IsBusy reports whether err says SQLite refused a statement because
