@@ -356,7 +356,7 @@ func docChanged(root string, d index.Doc) (reasons []string, intact bool) {
 	if err != nil {
 		return nil, false
 	}
-	if reasons = staleness.Changed(root, m); len(reasons) == 0 {
+	if reasons = staleness.Changed(root, m, nil); len(reasons) == 0 {
 		return nil, false
 	}
 	return reasons, staleness.NamesInPlace(root, m)

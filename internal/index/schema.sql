@@ -131,7 +131,8 @@ CREATE TABLE manifests (
 ) WITHOUT ROWID;
 
 -- The staleness check's caches (see staleness.go): file hashes by size
--- and mtime, and identifier lookups by commit. (The verdicts are history:
+-- and stamp (column mtime: package staleness's hash of the modification
+-- time, change time and identity), and identifier lookups by commit. (The verdicts are history:
 -- see history/.)
 CREATE TABLE file_hashes (
 	path  TEXT    PRIMARY KEY,

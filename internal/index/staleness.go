@@ -26,7 +26,7 @@ type HashCache struct {
 }
 
 type cachedHash struct {
-	size, mtime int64
+	size, stamp int64
 	hash        string
 }
 
@@ -45,7 +45,7 @@ func (db *DB) hashCache(ctx context.Context) (*HashCache, error) {
 	for rows.Next() {
 		var p string
 		var h cachedHash
-		if err := rows.Scan(&p, &h.size, &h.mtime, &h.hash); err != nil {
+		if err := rows.Scan(&p, &h.size, &h.stamp, &h.hash); err != nil {
 			return nil, fmt.Errorf("index: hash cache: %w", err)
 		}
 		c.hashes[p] = h
@@ -53,20 +53,23 @@ func (db *DB) hashCache(ctx context.Context) (*HashCache, error) {
 	return c, rows.Err()
 }
 
-// Hash returns the cached hash of a file if its size and mtime match.
-func (c *HashCache) Hash(path string, size, mtime int64) (string, bool) {
+// Hash returns the cached hash of a file if its size and stamp match. The
+// stamp is the caller's (package staleness: a hash of the file's
+// modification time, change time and identity); the table's column is
+// named mtime, which it was.
+func (c *HashCache) Hash(path string, size, stamp int64) (string, bool) {
 	h, ok := c.hashes[path]
-	if !ok || h.size != size || h.mtime != mtime {
+	if !ok || h.size != size || h.stamp != stamp {
 		return "", false
 	}
 	return h.hash, true
 }
 
-// PutHash remembers a file's hash.
-func (c *HashCache) PutHash(path string, size, mtime int64, hash string) {
-	c.hashes[path] = cachedHash{size, mtime, hash}
+// PutHash remembers a file's hash, at its size and stamp.
+func (c *HashCache) PutHash(path string, size, stamp int64, hash string) {
+	c.hashes[path] = cachedHash{size, stamp, hash}
 	c.dirty = append(c.dirty, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`INSERT OR REPLACE INTO file_hashes (path, size, mtime, hash) VALUES (?, ?, ?, ?)`, path, size, mtime, hash)
+		_, err := tx.Exec(`INSERT OR REPLACE INTO file_hashes (path, size, mtime, hash) VALUES (?, ?, ?, ?)`, path, size, stamp, hash)
 		return err
 	})
 }

@@ -104,7 +104,7 @@ func (s *Server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (
 		out.Tags = append(out.Tags, shown(t))
 	}
 	if s.cfg.Root != "" {
-		out.Stale = staleness.Changed(s.cfg.Root, m)
+		out.Stale = staleness.Changed(s.cfg.Root, m, &s.hashes)
 	}
 	out.Links = s.linksOf(m)
 	db, done, err := s.index(ctx)

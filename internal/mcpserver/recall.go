@@ -227,7 +227,7 @@ func (s *Server) recalledOf(p recall.Packed, ls vault.Loaders) recalled {
 		if m, err := ls.Load(s.vaultOf(p.Source), p.Name); err == nil {
 			r.Review = reviewOf(m)
 			if len(p.Files) > 0 && s.cfg.Root != "" { // a mounted vault's anchors are its own repository's
-				r.Stale = staleness.Changed(s.cfg.Root, m)
+				r.Stale = staleness.Changed(s.cfg.Root, m, &s.hashes)
 			}
 		}
 	}

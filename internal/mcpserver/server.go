@@ -14,6 +14,7 @@ import (
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/recall"
+	"github.com/mnemo-dev/mnemo/internal/staleness"
 	"github.com/mnemo-dev/mnemo/internal/vault"
 )
 
@@ -96,7 +97,8 @@ type Server struct {
 	verdicts   map[index.Key]index.Verdict
 	verdictsAt time.Time
 
-	memo shownMemo // what recall's memories' texts were shown as
+	memo   shownMemo      // what recall's memories' texts were shown as
+	hashes staleness.Memo // the anchored files' hashes, while they are unchanged
 }
 
 // New returns a server with every tool and resource registered.

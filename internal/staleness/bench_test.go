@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -56,5 +58,38 @@ func BenchmarkVerify1000(b *testing.B) {
 				b.Fatalf("%s: %+v", m.Name, r)
 			}
 		}
+	}
+}
+
+// BenchmarkChanged checks a memory anchored to two files of 20 KB, as the
+// MCP server does for each result of a recall: without a memo (a hook)
+// and with one (the server), once the files have settled (see stamp.go).
+func BenchmarkChanged(b *testing.B) {
+	root := b.TempDir()
+	var files []string
+	for _, name := range []string{"a.go", "b.go"} {
+		p := filepath.Join(root, name)
+		if err := os.WriteFile(p, []byte(strings.Repeat("package a // some code\n", 900)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	a, err := Anchor(root, root, "", files)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := memory.New(memory.Header{Name: "a", Description: "d", Type: memory.TypeProject, Anchors: a}, "About a.")
+	time.Sleep(racyWindow + 100*time.Millisecond) // settled
+	for _, tt := range []struct {
+		name string
+		hs   Hashes
+	}{{"hook", nil}, {"memo", &Memo{}}} {
+		b.Run(tt.name, func(b *testing.B) {
+			for b.Loop() {
+				if got := Changed(root, m, tt.hs); len(got) != 0 {
+					b.Fatal(got)
+				}
+			}
+		})
 	}
 }

@@ -15,8 +15,9 @@ import (
 // Changed returns why a memory's anchored files no longer match what it
 // was written against: one reason per file deleted or changed since the
 // memory was written, or not checked because it is outside root. It hashes
-// each anchored file inside root.
-func Changed(root string, m *memory.Memory) []string {
+// each anchored file inside root, or takes its hash from hs (which may be
+// nil) while the file's size and stamp are those it was hashed at.
+func Changed(root string, m *memory.Memory, hs Hashes) []string {
 	var reasons []string
 	when := m.Updated
 	if when.IsZero() {
@@ -26,7 +27,7 @@ func Changed(root string, m *memory.Memory) []string {
 		if f.SHA256 == "" {
 			continue
 		}
-		sum, err := hashIn(root, f.Path)
+		sum, err := hashAt(hs, root, f.Path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			reasons = append(reasons, fmt.Sprintf("%s was deleted", f.Path))

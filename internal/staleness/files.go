@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 	"unicode"
 
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -91,6 +92,25 @@ func hashIn(root, rel string) (string, error) {
 	return hash(f)
 }
 
+// hashOpen returns the anchor hash of the open file f at path p, whose
+// stat is fi: from hs when it remembers the file at its size and stamp,
+// else read, and then remembered in hs once the file has settled (see
+// stamp.go). hs may be nil.
+func hashOpen(hs Hashes, p string, f io.Reader, fi fs.FileInfo) (string, error) {
+	if hs == nil {
+		return hash(f)
+	}
+	size, stamp := fi.Size(), stampOf(fi)
+	if sum, ok := hs.Hash(p, size, stamp); ok {
+		return sum, nil
+	}
+	sum, err := hash(f)
+	if err == nil && settled(fi, time.Now()) {
+		hs.PutHash(p, size, stamp, sum)
+	}
+	return sum, err
+}
+
 // hash returns the first [memory.HashPrefixLen] hex digits of the SHA-256
 // of what r holds.
 func hash(r io.Reader) (string, error) {
@@ -137,4 +157,14 @@ func readIn(root, rel string) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, maxCodeRead))
+}
+
+// hashAt is [hashIn] through hs (see [hashOpen]).
+func hashAt(hs Hashes, root, rel string) (string, error) {
+	f, fi, err := openIn(root, rel)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return hashOpen(hs, rel, f, fi)
 }

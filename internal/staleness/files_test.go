@@ -64,7 +64,7 @@ func TestOutside(t *testing.T) {
 			if tt.reason != "" {
 				want = []string{tt.reason}
 			}
-			if got := Changed(root, m); !slices.Equal(got, want) {
+			if got := Changed(root, m, nil); !slices.Equal(got, want) {
 				t.Errorf("Changed = %q, want %q", got, want)
 			}
 			if got := v.Verify(context.Background(), m); !slices.Equal(got.Reasons, want) {

@@ -70,13 +70,18 @@ func (v *Verifier) hashOf(p string) (string, error) {
 		return "", err
 	}
 	if v.Cache != nil {
-		if sum, ok := v.Cache.Hash(p, fi.Size(), fi.ModTime().UnixNano()); ok {
+		if sum, ok := v.Cache.Hash(p, fi.Size(), stampOf(fi)); ok {
 			return sum, nil
 		}
 	}
-	sum, err := hashIn(v.Root, p)
-	if err == nil && v.Cache != nil {
-		v.Cache.PutHash(p, fi.Size(), fi.ModTime().UnixNano(), sum)
+	f, fi, err := openIn(v.Root, p)
+	if err != nil {
+		return "", err
 	}
-	return sum, err
+	defer f.Close()
+	var hs Hashes
+	if v.Cache != nil {
+		hs = v.Cache
+	}
+	return hashOpen(hs, p, f, fi)
 }

@@ -32,14 +32,19 @@ type Result struct {
 	Renames map[string]string `json:"renames,omitempty"` // old path → new path, which --fix can follow
 }
 
-// A Cache remembers file hashes by path, size and modification time, and
-// whether identifiers occur in the code at a commit, so that verifying
-// what did not change costs stat calls.
+// A Cache remembers file hashes by path, size and stamp (see stamp.go),
+// and whether identifiers occur in the code at a commit, so that
+// verifying what did not change costs stat calls.
 type Cache interface {
-	Hash(path string, size, mtime int64) (string, bool)
-	PutHash(path string, size, mtime int64, hash string)
+	Hashes
 	Ident(ident, head string) (found, ok bool)
 	PutIdent(ident, head string, found bool)
+}
+
+// Hashes remembers file hashes by path, size and stamp (see stamp.go).
+type Hashes interface {
+	Hash(path string, size, stamp int64) (string, bool)
+	PutHash(path string, size, stamp int64, hash string)
 }
 
 // A Verifier checks memories against a repository.
@@ -172,18 +177,14 @@ func (v *Verifier) checkAnchor(ctx context.Context, m *memory.Memory, f memory.F
 		return ""
 	}
 	defer file.Close()
-	sum, ok := "", false
+	var hs Hashes
 	if v.Cache != nil {
-		sum, ok = v.Cache.Hash(f.Path, fi.Size(), fi.ModTime().UnixNano())
+		hs = v.Cache
 	}
-	if !ok {
-		if sum, err = hash(file); err != nil {
-			r.Reasons = append(r.Reasons, unreadable(f.Path, err))
-			return ""
-		}
-		if v.Cache != nil {
-			v.Cache.PutHash(f.Path, fi.Size(), fi.ModTime().UnixNano(), sum)
-		}
+	sum, err := hashOpen(hs, f.Path, file, fi)
+	if err != nil {
+		r.Reasons = append(r.Reasons, unreadable(f.Path, err))
+		return ""
 	}
 	if sum != f.SHA256 {
 		return fmt.Sprintf("%s changed%s%s", f.Path, since(written(m)), v.commitsSince(ctx, m.Anchors.Commit, f.Path))

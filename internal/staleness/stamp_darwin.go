@@ -1,0 +1,15 @@
+package staleness
+
+import (
+	"io/fs"
+	"syscall"
+	"time"
+)
+
+func identity(fi fs.FileInfo) (fileID, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileID{}, false
+	}
+	return fileID{changed: time.Unix(st.Ctimespec.Unix()), ino: st.Ino, dev: uint64(st.Dev)}, true
+}
