@@ -75,7 +75,7 @@ type origin struct {
 func (o origin) why() string {
 	switch o.kind {
 	case madeHere:
-		return madeHereWhy(o.commit)
+		return "committed in this clone (" + o.commit[:min(len(o.commit), 12)] + "), and a commit made here is not a review"
 	case untold:
 		return "committed, but this clone's reflog does not say whether the commit was made here, so no commit vouches for it"
 	case unknownAuthor:
@@ -84,11 +84,6 @@ func (o origin) why() string {
 		return "committed by you (" + o.email + ") in another clone (" + o.commit[:min(len(o.commit), 12)] + "), and your own commit is not another person's review"
 	}
 	return ""
-}
-
-// madeHereWhy says why a file committed in this clone is not reviewed.
-func madeHereWhy(commit string) string {
-	return "committed in this clone (" + commit[:min(len(commit), 12)] + "), and a commit made here is not a review"
 }
 
 // A gitView is what git says of the vault's folder, each part asked once

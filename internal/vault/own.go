@@ -104,7 +104,7 @@ func (v *Vault) writtenElsewhere() map[string]bool {
 		if err != nil {
 			continue
 		}
-		l := &list{vouched: make(map[string]bool), held: make(map[string]string)}
+		l := newList()
 		for line := range strings.Lines(string(data)) {
 			l.apply(strings.TrimSuffix(line, "\n"))
 		}

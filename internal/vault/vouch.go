@@ -59,20 +59,29 @@ type vouches struct {
 }
 
 // A list is the list of writes as read: the digests of the files mnemo
-// vouches for, and of those a commit made in this clone gave their bytes,
-// which git does not vouch for ([Vault.hold]).
+// vouches for, and of those a commit made in this clone, or this person's
+// commit in another, gave their bytes, which git does not vouch for
+// ([Vault.hold]).
 type list struct {
 	vouched map[string]bool
-	held    map[string]string // digest → the commit
+	held    map[string]origin // digest → the commit (madeHere or ownElsewhere)
 }
+
+// newList returns an empty list.
+func newList() *list { return &list{vouched: make(map[string]bool), held: make(map[string]origin)} }
 
 // apply adds a line of the list file to l: a digest vouched for, one taken
 // back, or one held with its commit; any other line is none.
 func (l *list) apply(line string) {
 	if rest, ok := strings.CutPrefix(line, heldMark); ok {
-		d, commit, _ := strings.Cut(rest, " ")
-		if len(d) == sha256.Size*2 && memory.ValidCommit(commit) {
-			l.held[d] = commit
+		d, rest, _ := strings.Cut(rest, " ")
+		commit, email, _ := strings.Cut(rest, " ")
+		o := origin{kind: madeHere, commit: commit}
+		if email != "" {
+			o.kind, o.email = ownElsewhere, email
+		}
+		if len(d) == sha256.Size*2 && memory.ValidCommit(commit) && validEmail(email) {
+			l.held[d] = o
 		}
 		return
 	}
@@ -85,13 +94,21 @@ func (l *list) apply(line string) {
 	}
 }
 
-// lookup says whether l vouches for the digest d, and the commit it is
-// held for, if any. l may be nil (nothing read: nothing vouched for).
-func (l *list) lookup(d string) (vouched bool, heldBy string) {
+// lookup says whether l vouches for the digest d, and whether it is held,
+// with the commit it is held for. l may be nil (nothing read: nothing
+// vouched for).
+func (l *list) lookup(d string) (vouched bool, held origin, isHeld bool) {
 	if l == nil {
-		return false, ""
+		return false, origin{}, false
 	}
-	return l.vouched[d], l.held[d]
+	held, isHeld = l.held[d]
+	return l.vouched[d], held, isHeld
+}
+
+// validEmail reports whether s may stand as the address of a held line:
+// one word of printable characters, or none.
+func validEmail(s string) bool {
+	return len(s) <= 254 && !strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f })
 }
 
 func (v *Vault) writtenPath() string {
@@ -114,16 +131,25 @@ func (v *Vault) revoke(data []byte) error {
 	return v.appendExisting(revoked + digest(data))
 }
 
-// hold records that a commit made in this clone gave a file the bytes
-// data: git does not vouch for them, now or once the reflog that says so
-// has expired (git's default keeps it 90 days). Only a person's approval,
-// which writes other bytes, or mnemo's own write of these bytes, does.
-func (v *Vault) hold(data []byte, commit string) error {
-	return v.appendExisting(holdLine(data, commit))
+// hold records that a commit made in this clone, or this person's commit
+// made in another (o), gave a file the bytes data: git does not vouch for
+// them, now or once the reflog that says so has expired (git's default
+// keeps it 90 days), and need not be asked again (a walk of the folder's
+// history, for a commit made elsewhere). Only a person's approval, which
+// writes other bytes, or mnemo's own write of these bytes, does.
+func (v *Vault) hold(data []byte, o origin) error {
+	return v.appendExisting(holdLine(data, o))
 }
 
-// holdLine is the line of the list that holds data for commit.
-func holdLine(data []byte, commit string) string { return heldMark + digest(data) + " " + commit }
+// holdLine is the line of the list that holds data for o's commit: the
+// digest, the commit, and for a commit made elsewhere the address it names.
+func holdLine(data []byte, o origin) string {
+	line := heldMark + digest(data) + " " + o.commit
+	if o.kind == ownElsewhere && o.email != "" && validEmail(o.email) {
+		line += " " + o.email
+	}
+	return line
+}
 
 // appendExisting appends line to the list of writes when the vault has one.
 func (v *Vault) appendExisting(line string) error {
@@ -222,7 +248,7 @@ func (v *Vault) readList() (l *list, ok bool) {
 	if err != nil {
 		return v.vouches.list, true
 	}
-	l = &list{vouched: make(map[string]bool), held: make(map[string]string)}
+	l = newList()
 	sc := bufio.NewScanner(strings.NewReader(string(data)))
 	for sc.Scan() { // in order: a digest taken back may be vouched for again
 		l.apply(sc.Text())
@@ -343,13 +369,13 @@ func (p *pass) disownForged(name string, data []byte, m *memory.Memory) {
 	// vouch, below) adds to under its mutex.
 	d := digest(data)
 	p.v.vouches.mu.Lock()
-	vouched, heldBy := p.list.lookup(d)
+	vouched, held, isHeld := p.list.lookup(d)
 	p.v.vouches.mu.Unlock()
 	switch {
 	case vouched:
 		return
-	case heldBy != "":
-		m.Disown(madeHereWhy(heldBy)) // git need not be asked again
+	case isHeld:
+		m.Disown(held.why()) // git need not be asked again
 		return
 	case p.seeding:
 		ok, o := seeds(m, name+".md", data, p.git)
@@ -359,8 +385,8 @@ func (p *pass) disownForged(name string, data []byte, m *memory.Memory) {
 		p.mu.Lock()
 		if ok {
 			p.seen = append(p.seen, data)
-		} else if o.kind == madeHere {
-			p.holds = append(p.holds, holdLine(data, o.commit))
+		} else if o.kind == madeHere || o.kind == ownElsewhere {
+			p.holds = append(p.holds, holdLine(data, o))
 		}
 		p.mu.Unlock()
 		return
@@ -371,8 +397,8 @@ func (p *pass) disownForged(name string, data []byte, m *memory.Memory) {
 	switch o := p.git.origin(name+".md", data); o.kind {
 	case arrived:
 		p.v.vouch(data) // a teammate's: the next read need not ask git
-	case madeHere:
-		p.v.hold(data, o.commit)
+	case madeHere, ownElsewhere:
+		p.v.hold(data, o)
 		m.Disown(o.why())
 	default:
 		m.Disown(o.why()) // neither mnemo's writes nor a teammate's commit vouch for it
