@@ -83,13 +83,39 @@ func outside(err error) error {
 }
 
 // hashIn returns the anchor hash of the file rel names inside root.
-func hashIn(root, rel string) (string, error) {
-	f, _, err := openIn(root, rel)
-	if err != nil {
-		return "", err
+func hashIn(root, rel string) (string, error) { return hashAt(nil, root, rel) }
+
+// maxHashed bounds the files hashed: an anchor, and every check of one
+// (each recall's, each session start's), reads the whole file. Code is
+// far smaller; what is larger is data (a dump, a disk image, a sparse
+// file of a terabyte), which a memory is not written against line by
+// line, and which would keep a hook past its deadline and a recall
+// waiting. Such a file is not anchored, and an anchored file that grew
+// past it is told as not checked ([TooLargeError]).
+const maxHashed = 64 << 20
+
+// A TooLargeError says a file is past the bound of what is hashed.
+type TooLargeError struct{ Size int64 }
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("too large to check (%s, past %s)", sizeText(e.Size), sizeText(maxHashed))
+}
+
+// sizeText writes n bytes in the largest unit of 1,024 that it reaches:
+// "64 MB", "1.5 GB".
+func sizeText(n int64) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
 	}
-	defer f.Close()
-	return hash(f)
+	v, unit := float64(n)/1024, 0
+	for ; v >= 1024 && unit < 5; unit++ {
+		v /= 1024
+	}
+	u := "KMGTPE"[unit:unit+1] + "B"
+	if v == float64(int64(v)) {
+		return fmt.Sprintf("%d %s", int64(v), u)
+	}
+	return fmt.Sprintf("%.1f %s", v, u)
 }
 
 // hashOpen returns the anchor hash of the open file f at path p, whose
@@ -97,6 +123,10 @@ func hashIn(root, rel string) (string, error) {
 // else read, and then remembered in hs once the file has settled (see
 // stamp.go). hs may be nil.
 func hashOpen(hs Hashes, p string, f io.Reader, fi fs.FileInfo) (string, error) {
+	if fi.Size() > maxHashed {
+		return "", &TooLargeError{fi.Size()}
+	}
+	f = io.LimitReader(f, maxHashed) // a file that grew since its stat
 	if hs == nil {
 		return hash(f)
 	}
@@ -126,6 +156,9 @@ func hash(r io.Reader) (string, error) {
 // quoted when it holds what a terminal or a reader should not take as
 // text (control characters, line breaks).
 func unreadable(p string, err error) string {
+	if errors.As(err, new(*TooLargeError)) {
+		return fmt.Sprintf("%s is %v", p, err)
+	}
 	if errors.Is(err, ErrOutside) {
 		if strings.ContainsFunc(p, func(r rune) bool { return !unicode.IsGraphic(r) }) {
 			p = strconv.Quote(p)
