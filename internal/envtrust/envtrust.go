@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/user"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/mnemo-dev/mnemo/internal/childenv"
 	"github.com/mnemo-dev/mnemo/internal/project"
@@ -344,10 +346,16 @@ func (o Options) projectFiles(ctx context.Context) []projectFile {
 	return out
 }
 
+// maxSettingsFile bounds a settings or environment file as read: each is
+// read by every hook, and a repository can commit a file of any size.
+const maxSettingsFile = 4 << 20
+
 // readRegular reads a regular file (through links); anything else (a
-// folder, a device, a pipe) sets nothing an agent could read either.
+// folder, a device, a pipe) sets nothing an agent could read either. It
+// is opened without blocking: a named pipe opened to be read waits for a
+// writer. A file past maxSettingsFile is an error naming it.
 func readRegular(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -359,7 +367,11 @@ func readRegular(path string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, os.ErrNotExist
 	}
-	return io.ReadAll(f)
+	data, err := io.ReadAll(io.LimitReader(f, maxSettingsFile+1))
+	if err == nil && len(data) > maxSettingsFile {
+		err = fmt.Errorf("%s: larger than %d MB: not read", path, maxSettingsFile>>20)
+	}
+	return data, err
 }
 
 // Steers reports whether the variable key is one a repository must not

@@ -37,7 +37,14 @@ func openIn(root, rel string) (*os.File, fs.FileInfo, error) {
 	if !memory.ValidPath(rel) {
 		return nil, nil, ErrOutside
 	}
-	f, err := os.OpenInRoot(root, filepath.FromSlash(rel))
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.Close()
+	// Not blocking: opened to be read, a named pipe waits for a writer
+	// (forever); opened so, it is found not to be a regular file below.
+	f, err := r.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, nil, outside(err)
 	}
