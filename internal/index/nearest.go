@@ -78,31 +78,34 @@ func (vs *vectorSet) vector(i int) []float32 {
 	return v
 }
 
-// subset returns the vectors of the set's memories among ids, in order
-// of id, each once.
-func (vs *vectorSet) subset(ids []int64) *vectorSet {
-	sub := &vectorSet{}
+// positions returns the positions in the set of the memories among ids
+// it holds, ascending (in order of id), each once; not nil.
+func (vs *vectorSet) positions(ids []int64) []int {
+	at := []int{}
 	for _, id := range slices.Compact(slices.Sorted(slices.Values(ids))) {
-		i, ok := slices.BinarySearch(vs.ids, id)
-		if !ok {
-			continue
+		if i, ok := slices.BinarySearch(vs.ids, id); ok {
+			at = append(at, i)
 		}
-		sub.dim = vs.dim
-		sub.ids = append(sub.ids, id)
-		sub.types = append(sub.types, vs.types[i])
-		sub.scales = append(sub.scales, vs.scales[i])
-		sub.codes = append(sub.codes, vs.codes[i*vs.dim:(i+1)*vs.dim]...)
 	}
-	return sub
+	return at
 }
 
-// nearest scores every vector of the set against q.Vector.
-func (vs *vectorSet) nearest(q NearQuery) []Hit {
+// nearest scores the vectors of the set at positions at (every one when
+// at is nil) against q.Vector.
+func (vs *vectorSet) nearest(q NearQuery, at []int) []Hit {
 	if len(vs.ids) == 0 || len(q.Vector) != vs.dim {
 		return nil
 	}
-	sims := make([]float32, len(vs.ids))
-	dots(vs.codes, vs.scales, q.Vector, sims, vs.dim)
+	var sims []float32
+	if at == nil {
+		sims = make([]float32, len(vs.ids))
+		dots(vs.codes, vs.scales, q.Vector, sims, vs.dim)
+	} else {
+		sims = make([]float32, len(at))
+		for k, i := range at {
+			dots(vs.codes[i*vs.dim:(i+1)*vs.dim], vs.scales[i:i+1], q.Vector, sims[k:k+1], vs.dim)
+		}
+	}
 	var allowed [256]bool
 	for _, t := range q.Filter.Types {
 		allowed[typeCode(t)] = true
@@ -116,7 +119,11 @@ func (vs *vectorSet) nearest(q NearQuery) []Hit {
 	}
 	top := make([]scored, 0, min(q.Limit, len(sims)))
 	better := func(a, b scored) bool { return a.s > b.s || a.s == b.s && vs.ids[a.i] < vs.ids[b.i] }
-	for i, s := range sims {
+	for k, s := range sims {
+		i := k
+		if at != nil {
+			i = at[k]
+		}
 		if filter && !allowed[vs.types[i]] {
 			continue
 		}

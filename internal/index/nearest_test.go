@@ -2,6 +2,7 @@ package index
 
 import (
 	"cmp"
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -40,7 +41,7 @@ func TestNearestAsBefore(t *testing.T) {
 		}
 		for k := range 5 {
 			q := NearQuery{Vector: randomUnit(r, tt.dim), Limit: tt.limit, Filter: Filter{Types: tt.filter}}
-			got := vs.nearest(q)
+			got := vs.nearest(q, nil)
 			want := gemvNearest(floats, vs.types, tt.filter, q.Vector, tt.limit)
 			if len(got) != len(want) {
 				t.Fatalf("%s, query %d: %d hits, want %d", tt.name, k, len(got), len(want))
@@ -71,4 +72,45 @@ func gemvNearest(floats []float32, types []byte, allowed []memory.Type, q []floa
 	}
 	slices.SortStableFunc(hits, func(a, b Hit) int { return cmp.Compare(b.Score, a.Score) })
 	return hits[:min(limit, len(hits))]
+}
+
+// TestNearestAmongInPlace: scoring the kept vectors of some memories in
+// place gives, to the bit, the hits of those vectors copied out and scored
+// whole (how a recall scored the other lists' candidates before).
+func TestNearestAmongInPlace(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var vs vectorSet
+	for i := range 2000 {
+		vs.add(int64(2*i+1), typeCode(memory.Types[i%len(memory.Types)]), encodeVector(randomUnit(r, 512)))
+	}
+	for k := range 20 {
+		var ids []int64
+		for range 1 + r.IntN(300) {
+			ids = append(ids, int64(r.IntN(4100))) // some not in the set, some twice
+		}
+		q := NearQuery{Vector: randomUnit(r, 512), Limit: len(ids)}
+		if k%2 == 1 {
+			q.Filter = Filter{Types: []memory.Type{memory.TypeProject}}
+		}
+		got := vs.nearest(q, vs.positions(ids))
+		want := copiedOut(&vs, ids).nearest(q, nil)
+		same := func(a, b Hit) bool { return a.ID == b.ID && a.Score == b.Score }
+		if !slices.EqualFunc(got, want, same) {
+			t.Errorf("query %d over %d ids: in place %v\nwant %v", k, len(ids), got, want)
+		}
+	}
+}
+
+// copiedOut returns the vectors of vs's memories among ids, copied into a
+// set of their own in order of id, each once.
+func copiedOut(vs *vectorSet, ids []int64) *vectorSet {
+	sub := &vectorSet{}
+	for _, id := range slices.Compact(slices.Sorted(slices.Values(ids))) {
+		if i, ok := slices.BinarySearch(vs.ids, id); ok {
+			data := make([]byte, 4, 4+vs.dim)
+			binary.LittleEndian.PutUint32(data, math.Float32bits(vs.scales[i]))
+			sub.add(id, vs.types[i], append(data, vs.codes[i*vs.dim:(i+1)*vs.dim]...))
+		}
+	}
+	return sub
 }

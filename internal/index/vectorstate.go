@@ -149,16 +149,17 @@ func (v *Vectors) nearest(ctx context.Context, q NearQuery) ([]Hit, error) {
 		return nil, nil
 	}
 	var vs *vectorSet
+	var at []int
 	var err error
 	if q.Among != nil {
-		vs, err = v.among(ctx, q.Among)
+		vs, at, err = v.among(ctx, q.Among)
 	} else {
 		vs, err = v.all(ctx)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("index: nearest: %w", err)
 	}
-	return vs.nearest(q), nil
+	return vs.nearest(q, at), nil
 }
 
 // all returns every vector, read from the file on first use at v's
@@ -192,28 +193,30 @@ func (v *Vectors) all(ctx context.Context) (*vectorSet, error) {
 	return vs, nil
 }
 
-// among returns the vectors of ids: from those kept when they were read
-// at v's generation, else from the file, only those rows.
-func (v *Vectors) among(ctx context.Context, ids []int64) (*vectorSet, error) {
+// among returns the vectors of ids: those kept when they were read at v's
+// generation, with the positions of ids among them (scored in place, not
+// copied), else from the file, only those rows, and nil positions.
+func (v *Vectors) among(ctx context.Context, ids []int64) (*vectorSet, []int, error) {
 	if len(ids) == 0 || !v.Has() {
-		return &vectorSet{}, nil
+		return &vectorSet{}, nil, nil
 	}
 	db := v.db
 	db.vmu.Lock()
 	kept := v.st.set
 	db.vmu.Unlock()
 	if kept != nil {
-		return kept.subset(ids), nil
+		return kept, kept.positions(ids), nil
 	}
 	types, err := db.typeCodes(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rows, err := db.queryIDs(ctx, nil, "SELECT memory_id, data FROM vectors WHERE "+ofModel+" AND memory_id IN ", ids, v.model)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return scanVectors(rows, types, len(ids))
+	vs, err := scanVectors(rows, types, len(ids))
+	return vs, nil, err
 }
 
 // typeCodes returns the lengths row's data, which holds each row's
