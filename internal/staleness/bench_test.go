@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mnemo-dev/mnemo/internal/filestamp"
 	"github.com/mnemo-dev/mnemo/internal/index"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
@@ -63,7 +64,7 @@ func BenchmarkVerify1000(b *testing.B) {
 
 // BenchmarkChanged checks a memory anchored to two files of 20 KB, as the
 // MCP server does for each result of a recall: without a memo (a hook)
-// and with one (the server), once the files have settled (see stamp.go).
+// and with one (the server), once the files have settled (see package filestamp).
 func BenchmarkChanged(b *testing.B) {
 	root := b.TempDir()
 	var files []string
@@ -79,7 +80,7 @@ func BenchmarkChanged(b *testing.B) {
 		b.Fatal(err)
 	}
 	m := memory.New(memory.Header{Name: "a", Description: "d", Type: memory.TypeProject, Anchors: a}, "About a.")
-	time.Sleep(racyWindow + 100*time.Millisecond) // settled
+	time.Sleep(filestamp.Window + 100*time.Millisecond) // settled
 	for _, tt := range []struct {
 		name string
 		hs   Hashes

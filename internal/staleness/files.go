@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/mnemo-dev/mnemo/internal/filestamp"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
@@ -128,7 +129,7 @@ func sizeText(n int64) string {
 // hashOpen returns the anchor hash of the open file f at path p, whose
 // stat is fi: from hs when it remembers the file at its size and stamp,
 // else read, and then remembered in hs once the file has settled (see
-// stamp.go). hs may be nil.
+// package filestamp). hs may be nil.
 func hashOpen(hs Hashes, p string, f io.Reader, fi fs.FileInfo) (string, error) {
 	if fi.Size() > maxHashed {
 		return "", &TooLargeError{fi.Size()}
@@ -137,12 +138,12 @@ func hashOpen(hs Hashes, p string, f io.Reader, fi fs.FileInfo) (string, error) 
 	if hs == nil {
 		return hash(f)
 	}
-	size, stamp := fi.Size(), stampOf(fi)
+	size, stamp := fi.Size(), filestamp.Of(fi)
 	if sum, ok := hs.Hash(p, size, stamp); ok {
 		return sum, nil
 	}
 	sum, err := hash(f)
-	if err == nil && settled(fi, time.Now()) {
+	if err == nil && filestamp.Settled(fi, time.Now()) {
 		hs.PutHash(p, size, stamp, sum)
 	}
 	return sum, err

@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/mnemo-dev/mnemo/internal/filestamp"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
@@ -70,7 +71,7 @@ func (v *Verifier) hashOf(p string) (string, error) {
 		return "", err
 	}
 	if v.Cache != nil {
-		if sum, ok := v.Cache.Hash(p, fi.Size(), stampOf(fi)); ok {
+		if sum, ok := v.Cache.Hash(p, fi.Size(), filestamp.Of(fi)); ok {
 			return sum, nil
 		}
 	}

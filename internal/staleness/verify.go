@@ -32,7 +32,7 @@ type Result struct {
 	Renames map[string]string `json:"renames,omitempty"` // old path → new path, which --fix can follow
 }
 
-// A Cache remembers file hashes by path, size and stamp (see stamp.go),
+// A Cache remembers file hashes by path, size and stamp (see package filestamp),
 // and whether identifiers occur in the code at a commit, so that
 // verifying what did not change costs stat calls.
 type Cache interface {
@@ -41,7 +41,7 @@ type Cache interface {
 	PutIdent(ident, head string, found bool)
 }
 
-// Hashes remembers file hashes by path, size and stamp (see stamp.go).
+// Hashes remembers file hashes by path, size and stamp (see package filestamp).
 type Hashes interface {
 	Hash(path string, size, stamp int64) (string, bool)
 	PutHash(path string, size, stamp int64, hash string)

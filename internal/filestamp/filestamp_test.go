@@ -1,4 +1,4 @@
-package staleness
+package filestamp
 
 import (
 	"os"
@@ -7,13 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
-// TestStamp: a file's stamp moves with a rewrite that sets the
+// TestOf: a file's stamp moves with a rewrite that sets the
 // modification time back (cp -p, rsync -t, touch -r), and with a file put
 // in its place; not with a read.
-func TestStamp(t *testing.T) {
+func TestOf(t *testing.T) {
 	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
 		t.Skip("the change time and identity are read on Linux and macOS")
 	}
@@ -35,7 +34,7 @@ func TestStamp(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return stampOf(fi)
+		return Of(fi)
 	}
 	write("package a // One\n")
 	first := stamp()
@@ -81,45 +80,14 @@ func TestSettled(t *testing.T) {
 		want bool
 	}{
 		{written, false},
-		{written.Add(racyWindow / 2), false},
+		{written.Add(Window / 2), false},
 		{written.Add(-time.Hour), false}, // a time in the future
-		{written.Add(racyWindow + time.Second), true},
+		{written.Add(Window + time.Second), true},
 	}
 	for _, tt := range tests {
-		if got := settled(fi, tt.now); got != tt.want {
+		if got := Settled(fi, tt.now); got != tt.want {
 			t.Errorf("settled, written at %v, now %v = %v; want %v", written, tt.now, got, tt.want)
 		}
 	}
 }
 
-// TestChangedMemo: through a Memo, Changed finds a file rewritten in the
-// same tick of the clock as it was last hashed (same size, same times):
-// a file changed within racyWindow is hashed every time.
-func TestChangedMemo(t *testing.T) {
-	root := t.TempDir()
-	p := filepath.Join(root, "a.go")
-	now := time.Now()
-	write := func(text string) {
-		t.Helper()
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chtimes(p, now, now); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("package a // One\n")
-	a, err := Anchor(root, root, "", []string{"a.go"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := memory.New(memory.Header{Name: "a", Description: "A is in a.go", Type: memory.TypeProject, Anchors: a}, "Calls `One`.")
-	var memo Memo
-	if got := Changed(root, m, &memo); len(got) != 0 {
-		t.Fatalf("Changed, unchanged = %q; want none", got)
-	}
-	write("package a // Two\n")
-	if got := Changed(root, m, &memo); len(got) != 1 {
-		t.Errorf("Changed after a rewrite in the same tick = %q; want one reason", got)
-	}
-}

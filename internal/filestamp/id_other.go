@@ -1,6 +1,6 @@
 //go:build !linux && !darwin
 
-package staleness
+package filestamp
 
 import "io/fs"
 

@@ -1,4 +1,4 @@
-package staleness
+package filestamp
 
 import (
 	"io/fs"

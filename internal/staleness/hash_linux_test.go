@@ -28,7 +28,7 @@ func (f fakeInfo) Sys() any {
 // TestHashOpen: a hash remembered is used while the file's size and stamp
 // hold, and not once its change time or identity moved, though its size
 // and modification time did not (cp -p, rsync -t, touch -r, a file put in
-// its place); a file changed within racyWindow is not remembered.
+// its place); a file changed within filestamp.Window is not remembered.
 func TestHashOpen(t *testing.T) {
 	old := time.Now().Add(-time.Hour)
 	one, two := "package a // One\n", "package a // Two\n"
