@@ -2,6 +2,7 @@ package cli
 
 import (
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,5 +62,27 @@ func overwriteRoots(ts *testscript.TestScript, path string, tables []string) {
 	for _, root := range roots {
 		_, err := f.WriteAt([]byte(strings.Repeat("\xa5", int(size))), (root-1)*size)
 		ts.Check(err)
+	}
+}
+
+// staleIndex is the script command "staleindex NAME": the index's row of
+// the memory NAME holds another text than its file, as an index left
+// behind its files would (a write lost, a defect): what doctor --deep
+// looks for and reindex repairs. A sync does not see it: the file's stamp
+// is the one stored.
+func staleIndex(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: staleindex NAME")
+	}
+	paths, err := filepath.Glob(filepath.Join(ts.Getenv("MNEMO_HOME"), "state", "*", index.FileName))
+	ts.Check(err)
+	if len(paths) == 0 {
+		ts.Fatalf("no index under $MNEMO_HOME/state")
+	}
+	for _, p := range paths {
+		s, err := sql.Open("sqlite", p)
+		ts.Check(err)
+		_, err = s.Exec("UPDATE memories SET body = 'An older text.' WHERE name = ?", args[0])
+		ts.Check(errors.Join(err, s.Close()))
 	}
 }

@@ -64,6 +64,7 @@ func TestScripts(t *testing.T) {
 			},
 			"mode":        checkMode,
 			"damageindex": damageIndex,
+			"staleindex":  staleIndex,
 			"oldvectors":  oldVectors,
 			"tokens":      checkTokens,
 			"workerlock":  workerLock(),

@@ -16,30 +16,46 @@ const Window = 3 * time.Second
 // where the system has them, its change time, inode and device; never 0,
 // which callers may keep for "not remembered". It is the same in every
 // process, for a cache kept in a file.
-func Of(fi fs.FileInfo) int64 {
-	var b [32]byte
-	binary.LittleEndian.PutUint64(b[:], uint64(fi.ModTime().UnixNano()))
-	if id, ok := identity(fi); ok {
-		binary.LittleEndian.PutUint64(b[8:], uint64(id.changed.UnixNano()))
-		binary.LittleEndian.PutUint64(b[16:], id.ino)
-		binary.LittleEndian.PutUint64(b[24:], id.dev)
-	}
-	h := fnv.New64a()
-	h.Write(b[:])
-	if s := int64(h.Sum64()); s != 0 {
-		return s
-	}
-	return 1
-}
+func Of(fi fs.FileInfo) int64 { return statOf(fi).stamp() }
 
 // Settled reports whether fi's file was last changed at least [Window]
 // before now, by its modification time and its change time: what it
 // holds may be remembered by its stamp. A time in the future is not
 // settled.
-func Settled(fi fs.FileInfo, now time.Time) bool {
-	last := fi.ModTime()
-	if id, ok := identity(fi); ok && id.changed.After(last) {
-		last = id.changed
+func Settled(fi fs.FileInfo, now time.Time) bool { return statOf(fi).settled(now) }
+
+// stat is what a stamp is made of.
+type stat struct {
+	mod   time.Time
+	id    fileID
+	hasID bool
+}
+
+func statOf(fi fs.FileInfo) stat {
+	id, ok := identity(fi)
+	return stat{mod: fi.ModTime(), id: id, hasID: ok}
+}
+
+func (s stat) stamp() int64 {
+	var b [32]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(s.mod.UnixNano()))
+	if s.hasID {
+		binary.LittleEndian.PutUint64(b[8:], uint64(s.id.changed.UnixNano()))
+		binary.LittleEndian.PutUint64(b[16:], s.id.ino)
+		binary.LittleEndian.PutUint64(b[24:], s.id.dev)
+	}
+	h := fnv.New64a()
+	h.Write(b[:])
+	if v := int64(h.Sum64()); v != 0 {
+		return v
+	}
+	return 1
+}
+
+func (s stat) settled(now time.Time) bool {
+	last := s.mod
+	if s.hasID && s.id.changed.After(last) {
+		last = s.id.changed
 	}
 	return now.Sub(last) >= Window
 }

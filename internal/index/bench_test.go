@@ -83,7 +83,7 @@ func BenchmarkStoredFiles(b *testing.B) {
 func BenchmarkWalk(b *testing.B) {
 	dir := benchVault(b, 10000)
 	for b.Loop() {
-		if _, _, err := walk("project", dir); err != nil {
+		if _, _, err := walk("project", dir, time.Now()); err != nil {
 			b.Fatal(err)
 		}
 	}

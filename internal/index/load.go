@@ -70,6 +70,17 @@ func load(ctx context.Context, todo []change, df map[string]int, emit func(c *ch
 	return nil
 }
 
+// asStored reports whether the file of c holds what the index has of it
+// (its hash is the stored one).
+func asStored(c *change) bool {
+	data, err := safefile.Read(c.path, memory.MaxFileSize)
+	if err != nil {
+		return false
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]) == c.old.hash
+}
+
 // loadOne reads one file; it parses and validates it unless its hash is the stored one,
 // and then counts its stems in df (cache keeps stems by word).
 func loadOne(c *change, df map[string]int, cache map[string]string) error {

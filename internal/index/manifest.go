@@ -8,7 +8,7 @@ import (
 	"fmt"
 )
 
-// storedFiles returns the row, size and mtime of every file of a source,
+// storedFiles returns the row, size and stamp of every file of a source,
 // by name, from the source's manifest, or from its rows when the manifest
 // is missing or damaged. Hashes are read by [DB.storedHashes] for the few
 // files that need them.
@@ -35,7 +35,7 @@ func (db *DB) storedRows(ctx context.Context, source string) (map[string]stored,
 	for rows.Next() {
 		var name string
 		var s stored
-		if err := rows.Scan(&name, &s.id, &s.size, &s.mtime); err != nil {
+		if err := rows.Scan(&name, &s.id, &s.size, &s.stamp); err != nil {
 			return nil, err
 		}
 		out[name] = s
@@ -82,8 +82,8 @@ func writeManifests(ctx context.Context, tx *sql.Tx, sources []Source) error {
 		buf := []byte{}
 		for rows.Next() {
 			var name string
-			var id, size, mtime int64
-			if err := rows.Scan(&name, &id, &size, &mtime); err != nil {
+			var id, size, stamp int64
+			if err := rows.Scan(&name, &id, &size, &stamp); err != nil {
 				rows.Close()
 				return err
 			}
@@ -91,7 +91,7 @@ func writeManifests(ctx context.Context, tx *sql.Tx, sources []Source) error {
 			buf = append(buf, name...)
 			buf = binary.AppendVarint(buf, id)
 			buf = binary.AppendVarint(buf, size)
-			buf = binary.AppendVarint(buf, mtime)
+			buf = binary.AppendVarint(buf, stamp)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -120,7 +120,7 @@ func decodeManifest(data []byte) (map[string]stored, error) {
 		name := string(data[k : k+int(n)])
 		data = data[k+int(n):]
 		var s stored
-		for _, dst := range []*int64{&s.id, &s.size, &s.mtime} {
+		for _, dst := range []*int64{&s.id, &s.size, &s.stamp} {
 			v, k := binary.Varint(data)
 			if k <= 0 {
 				return nil, errManifest

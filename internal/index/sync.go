@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/project"
 	"github.com/mnemo-dev/mnemo/internal/sqlitefile"
@@ -45,7 +46,7 @@ func (s SyncStats) Changed() bool { return s.Added+s.Updated+s.Removed > 0 }
 type stored struct {
 	id    int64
 	size  int64
-	mtime int64
+	stamp int64 // filestamp.Of, as the sync that read the file saw it; 0: read it again
 	hash  string
 }
 
@@ -55,7 +56,11 @@ type seen struct {
 	name   string
 	path   string
 	size   int64
-	mtime  int64
+	mtime  int64 // for a memory without a date of its own
+	// stamp is the file's filestamp.Of, or 0 when the file changed within
+	// filestamp.Window of the sync: then no stamp says what it holds, and
+	// the next sync reads it again.
+	stamp int64
 }
 
 // change is a file to write into the index: a new or edited memory, or
@@ -146,7 +151,7 @@ func generation(ctx context.Context, q interface {
 	return gen, err
 }
 
-// diff compares one folder with the index by name, size and mtime: the
+// diff compares one folder with the index by name, size and stamp: the
 // files to read (with the stored hash of those the index has), the rows of
 // files that are gone, how many files are unchanged, and the files left out.
 func (db *DB) diff(ctx context.Context, src Source) (todo []change, removed []int64, unchanged int, problems []error, err error) {
@@ -154,7 +159,7 @@ func (db *DB) diff(ctx context.Context, src Source) (todo []change, removed []in
 	if err != nil {
 		return nil, nil, 0, nil, err
 	}
-	files, problems, err := walk(src.Name, src.Dir)
+	files, problems, err := walk(src.Name, src.Dir, time.Now())
 	if err != nil {
 		return nil, nil, 0, nil, err
 	}
@@ -162,7 +167,7 @@ func (db *DB) diff(ctx context.Context, src Source) (todo []change, removed []in
 		old, ok := known[f.name]
 		if ok {
 			delete(known, f.name)
-			if old.size == f.size && old.mtime == f.mtime {
+			if old.size == f.size && old.stamp == f.stamp && f.stamp != 0 {
 				unchanged++
 				continue
 			}
@@ -177,6 +182,17 @@ func (db *DB) diff(ctx context.Context, src Source) (todo []change, removed []in
 	if err := db.storedHashes(ctx, todo); err != nil {
 		return nil, nil, 0, nil, err
 	}
+	// A file stored without a stamp and still too recent for one is read
+	// here: as it was stored, it is unchanged, and nothing is written
+	// (processes that sync at once would otherwise each write it, again
+	// and again, until it settles).
+	todo = slices.DeleteFunc(todo, func(c change) bool {
+		if c.old != nil && c.old.stamp == 0 && c.stamp == 0 && c.old.size == c.size && asStored(&c) {
+			unchanged++
+			return true
+		}
+		return false
+	})
 	return todo, removed, unchanged, problems, nil
 }
 

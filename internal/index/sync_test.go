@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -10,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/mnemo-dev/mnemo/internal/filestamp"
 )
 
 var defaultWeights = Weights{Name: 2, Description: 4, Body: 1, Tags: 2, Files: 2}
@@ -351,5 +355,96 @@ func TestSyncDocFreq(t *testing.T) {
 		if !maps.Equal(got, want) {
 			t.Errorf("step %d: df = %v, want %v", i, got, want)
 		}
+	}
+}
+
+// TestSyncSeesRewriteWithTimesKept: a memory file rewritten in place at
+// the same size with its modification time set back (cp -p, rsync -t,
+// touch -d), or another file put in its place with the same size and
+// time, is read again by the next sync: its change time or its inode
+// moved. The index answered from the old text before, until a reindex.
+func TestSyncSeesRewriteWithTimesKept(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		rewrite func(path, text string) error
+	}{
+		{"in place", func(path, text string) error {
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+			if err != nil {
+				return err
+			}
+			_, err = f.WriteString(text)
+			return errors.Join(err, f.Close())
+		}},
+		{"another file", func(path, text string) error {
+			tmp := path + ".tmp"
+			if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+				return err
+			}
+			return os.Rename(tmp, path)
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			dir := t.TempDir()
+			writeFile(t, dir, "deploy.md", memFile("deploy", "Deploys go to the blue cluster", "Deploys go to the blue cluster."))
+			path := filepath.Join(dir, "deploy.md")
+			old := time.Now().Add(-time.Hour).Truncate(time.Second)
+			if err := os.Chtimes(path, old, old); err != nil {
+				t.Fatal(err)
+			}
+			db, err := Open(ctx, filepath.Join(t.TempDir(), FileName), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			src := Source{Name: "project", Dir: dir}
+			if _, err := db.Sync(ctx, src); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(10 * time.Millisecond) // the change time's clock moves on
+			if err := tt.rewrite(path, memFile("deploy", "Deploys go to the gren cluster", "Deploys go to the gren cluster.")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(path, old, old); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Sync(ctx, src); err != nil {
+				t.Fatal(err)
+			}
+			res, err := db.Search(ctx, WordQuery{Terms: []string{"gren"}, Weights: defaultWeights, Limit: 10})
+			if err != nil || len(res.Hits) != 1 {
+				t.Errorf("search for the new word after the rewrite = %d hits, %v; want 1", len(res.Hits), err)
+			}
+		})
+	}
+}
+
+// TestSyncRacyFile: a file changed within filestamp.Window of a sync is
+// stored with no stamp, so that the next sync reads it again: a rewrite
+// at the same size in the same tick of the file system's clock keeps
+// every time the stat gives. Once settled, its stamp is stored.
+func TestSyncRacyFile(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	writeFile(t, dir, "deploy.md", memFile("deploy", "Deploys go to the blue cluster", "Deploys go to the blue cluster."))
+	db, err := Open(ctx, filepath.Join(t.TempDir(), FileName), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Sync(ctx, Source{Name: "project", Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	known, err := db.storedFiles(ctx, "project")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := known["deploy"].stamp; got != 0 {
+		t.Errorf("stamp stored of a file written just now = %x; want 0", got)
+	}
+	later, err := statFile("project", dir, "deploy.md", time.Now().Add(filestamp.Window+time.Minute)) // writeFile moved its times ahead
+	if err != nil || later.stamp == 0 {
+		t.Errorf("stamp of the file once settled = %x, %v; want one", later.stamp, err)
 	}
 }

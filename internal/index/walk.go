@@ -9,7 +9,9 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/mnemo-dev/mnemo/internal/filestamp"
 	"github.com/mnemo-dev/mnemo/internal/project"
 )
 
@@ -17,7 +19,7 @@ import (
 // no particular order. A symlink counts when it leads to a regular file
 // inside the folder. The stat calls, which are most of a no-change sync,
 // run on every core.
-func walk(source, dir string) (files []seen, problems []error, err error) {
+func walk(source, dir string, now time.Time) (files []seen, problems []error, err error) {
 	f, err := os.Open(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
@@ -38,7 +40,7 @@ func walk(source, dir string) (files []seen, problems []error, err error) {
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(names); i += workers {
-				found[i], errs[i] = statFile(source, dir, names[i])
+				found[i], errs[i] = statFile(source, dir, names[i], now)
 			}
 		})
 	}
@@ -68,7 +70,7 @@ func filterMemoryFiles(names []string) []string {
 	return out
 }
 
-func statFile(source, dir, name string) (seen, error) {
+func statFile(source, dir, name string, now time.Time) (seen, error) {
 	path := filepath.Join(dir, name)
 	fi, err := os.Lstat(path)
 	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
@@ -83,8 +85,12 @@ func statFile(source, dir, name string) (seen, error) {
 	if !fi.Mode().IsRegular() {
 		return seen{}, fmt.Errorf("%s: not a regular file", path)
 	}
-	return seen{source: source, name: strings.TrimSuffix(name, ".md"), path: path,
-		size: fi.Size(), mtime: fi.ModTime().UnixNano()}, nil
+	s := seen{source: source, name: strings.TrimSuffix(name, ".md"), path: path,
+		size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	if filestamp.Settled(fi, now) {
+		s.stamp = filestamp.Of(fi)
+	}
+	return s, nil
 }
 
 // followLink stats the target of a symlink, refusing one outside dir.

@@ -23,7 +23,7 @@ type writer struct {
 	anchors [][]any // memory_id, path, dir
 	edited  []int64 // rows of edited files, whose old row must go first
 
-	touches [][3]int64     // size, mtime, id of files whose content is as stored
+	touches [][3]int64     // size, stamp, id of files whose content is as stored
 	written []int64        // rows whose search entries must be (re)written
 	stale   []int64        // rows whose old search entries must go first
 	removed []int64        // rows of files that are gone
@@ -83,7 +83,7 @@ func newRecord(name string, mtime int64, m *memory.Memory) *record {
 // stored, else the whole row (keeping its id), its links and its anchors.
 func (w *writer) add(c change) {
 	if c.rec == nil {
-		w.touches = append(w.touches, [3]int64{c.size, c.mtime, c.old.id})
+		w.touches = append(w.touches, [3]int64{c.size, c.stamp, c.old.id})
 		return
 	}
 	id := w.nextID
@@ -94,7 +94,7 @@ func (w *writer) add(c change) {
 	} else {
 		w.nextID++
 	}
-	w.rows = append(w.rows, append([]any{id, c.source, c.name, c.size, c.mtime, c.hash, c.path}, c.rec.row...))
+	w.rows = append(w.rows, append([]any{id, c.source, c.name, c.size, c.stamp, c.hash, c.path}, c.rec.row...))
 	w.written = append(w.written, id)
 	w.names = append(w.names, c.name)
 	for _, l := range c.rec.links {

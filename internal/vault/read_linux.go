@@ -6,6 +6,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mnemo-dev/mnemo/internal/filestamp"
 	"github.com/mnemo-dev/mnemo/internal/memory"
 )
 
@@ -55,13 +56,12 @@ func readPlain(path string) ([]byte, fileStat, error) {
 	return buf[:n], statFromSys(&st), nil
 }
 
-func statOf(fi fs.FileInfo) fileStat {
-	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return statFromSys(sys)
-	}
-	return fileStat{size: fi.Size(), mtime: fi.ModTime()}
-}
+func statOf(fi fs.FileInfo) fileStat { return fileStat{size: fi.Size(), stamp: filestamp.Of(fi)} }
 
 func statFromSys(st *syscall.Stat_t) fileStat {
-	return fileStat{size: st.Size, mtime: time.Unix(st.Mtim.Unix()), ino: st.Ino}
+	stamp, settled := filestamp.OfSys(st, time.Now())
+	if !settled {
+		stamp = 0
+	}
+	return fileStat{size: st.Size, stamp: stamp}
 }

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/mnemo-dev/mnemo/internal/atomicfile"
 	"github.com/mnemo-dev/mnemo/internal/memory"
@@ -62,9 +61,12 @@ type cached struct {
 }
 
 type fileStat struct {
-	size  int64
-	mtime time.Time
-	ino   uint64
+	size int64
+	// stamp is the file's filestamp.Of; 0 when it changed within
+	// filestamp.Window of its read, and then its parse is not kept: a
+	// rewrite at the same size in the same tick of the clock keeps every
+	// time a stat gives.
+	stamp int64
 }
 
 // Open opens the vault in dir. lockFile is the cross-process writer lock
@@ -276,7 +278,7 @@ func (v *Vault) loadWith(name string, ps *pass) (*memory.Memory, error) {
 	ps.disownForged(name, data, m)
 	// A disowned file is checked again on every read: a commit can vouch
 	// for it without changing it.
-	if st != (fileStat{}) && (m.Reviewed() || m.Source == "") {
+	if st.stamp != 0 && (m.Reviewed() || m.Source == "") {
 		v.cacheMu.Lock()
 		if v.cache == nil {
 			v.cache = make(map[string]cached)
