@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"testing"
 	"time"
-
 )
 
 // TestOf: a file's stamp moves with a rewrite that sets the
@@ -90,4 +89,3 @@ func TestSettled(t *testing.T) {
 		}
 	}
 }
-
