@@ -13,7 +13,7 @@ import (
 // counted in the heap, their 10 or 20 MB would raise the collector's goal by
 // GOGC percent of it (80 MB more resident memory for the MCP server,
 // which runs at 400). It falls back to the heap when the system refuses.
-func denseAlloc[T float32 | uint16](n int) ([]T, func()) {
+func denseAlloc[T float32 | uint16 | byte](n int) ([]T, func()) {
 	var zero T
 	b, err := syscall.Mmap(-1, 0, int(unsafe.Sizeof(zero))*n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {

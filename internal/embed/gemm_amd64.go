@@ -79,3 +79,25 @@ func panel1zh4(k int, x *float32, p *uint16, ldp int, y *float32)
 //
 //go:noescape
 func halves(dst *uint16, src *float32, n int)
+
+// q4r8 adds x's 8 rows (k values apart) times one panel of a q4Matrix
+// (its bytes nib, its scales, and the levels) to 32 values of y's 8 rows
+// (ldy values apart), with AVX-512. See gemm_q4_amd64.s.
+//
+//go:noescape
+func q4r8(k int, x *float32, nib *byte, scale *float32, levels *[16]float32, y *float32, ldy int)
+
+// q4r4 is q4r8 for 4 rows.
+//
+//go:noescape
+func q4r4(k int, x *float32, nib *byte, scale *float32, levels *[16]float32, y *float32, ldy int)
+
+// q4r2 is q4r8 for 2 rows.
+//
+//go:noescape
+func q4r2(k int, x *float32, nib *byte, scale *float32, levels *[16]float32, y *float32, ldy int)
+
+// q4r1 is q4r8 for 1 row.
+//
+//go:noescape
+func q4r1(k int, x *float32, nib *byte, scale *float32, levels *[16]float32, y *float32)

@@ -69,6 +69,9 @@ func kernels() []kernel {
 	if zmm && half {
 		ks = append(ks, kernel{panels: true, zmm: true, half: true})
 	}
+	if zmm && half || !asmKernels {
+		ks = append(ks, kernel{panels: true, zmm: zmm, half: true, q4: true})
+	}
 	return ks
 }
 
@@ -82,6 +85,9 @@ func (kn kernel) String() string {
 	}
 	if kn.half {
 		name += "-f16"
+	}
+	if kn.q4 {
+		name += "-q4"
 	}
 	return name
 }
@@ -116,29 +122,48 @@ func testMulAdd(t *testing.T, kn kernel, panels bool, n, k, m int, rng *rand.Ran
 			}
 		}
 	}
-	want := make([]float64, len(y))
-	bound := make([]float64, len(y)) // what float32 rounding may move each value by
-	for i := range want {
-		want[i] = float64(y[i])
-	}
-	for i := range n {
-		for j := range m {
-			for l := range k {
-				p := float64(x[i*k+l]) * float64(w[l*m+j])
-				want[i*ldy+j] += p
-				bound[i*ldy+j] += math.Abs(p)
-			}
-		}
-	}
+	want := product(x, n, k, w, m, y, ldy)
 	if half {
 		kn.mulAddHalf(x, n, k, laidHalves, m, y, ldy)
 	} else {
 		kn.mulAdd(x, n, k, laid, m, panels, y, ldy)
 	}
+	want.check(t, y)
+}
+
+// A sum is y + x·w taken in float64, and what float32 rounding may move
+// each of its values by.
+type sum struct {
+	want, bound []float64
+	ldy         int
+}
+
+// product returns y + x·w for x of n rows of k values, w of k rows of m
+// values and y of n rows ldy values apart.
+func product(x []float32, n, k int, w []float32, m int, y []float32, ldy int) sum {
+	s := sum{want: make([]float64, len(y)), bound: make([]float64, len(y)), ldy: ldy}
+	for i := range s.want {
+		s.want[i] = float64(y[i])
+	}
+	for i := range n {
+		for j := range m {
+			for l := range k {
+				p := float64(x[i*k+l]) * float64(w[l*m+j])
+				s.want[i*ldy+j] += p
+				s.bound[i*ldy+j] += math.Abs(p)
+			}
+		}
+	}
+	return s
+}
+
+// check fails t unless y is s but for float32 rounding.
+func (s sum) check(t *testing.T, y []float32) {
+	t.Helper()
 	for i, v := range y {
-		tol := 1e-6*bound[i] + 1e-6*math.Abs(want[i])
-		if d := math.Abs(float64(v) - want[i]); d > tol {
-			t.Fatalf("y[%d, %d] = %g, want %g (off by %g, more than %g)", i/ldy, i%ldy, v, want[i], d, tol)
+		tol := 1e-6*s.bound[i] + 1e-6*math.Abs(s.want[i])
+		if d := math.Abs(float64(v) - s.want[i]); d > tol {
+			t.Fatalf("y[%d, %d] = %g, want %g (off by %g, more than %g)", i/s.ldy, i%s.ldy, v, s.want[i], d, tol)
 		}
 	}
 }
@@ -206,7 +231,7 @@ func closeVectors(half bool, got, want []float32) (string, bool) {
 
 // BenchmarkKernel multiplies n rows by the encoder's largest matrix
 // shape (512×1536), decoded as resident, with each kernel (float32 or
-// float16 panels).
+// float16 panels, or 4-bit as stored).
 func BenchmarkKernel(b *testing.B) {
 	const k, m = width, hidden
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -218,6 +243,10 @@ func BenchmarkKernel(b *testing.B) {
 		laid := make([]float32, k*m)
 		for l := range k {
 			kn.put(laid, k, m, l, w[l*m:(l+1)*m])
+		}
+		var q *q4Matrix
+		if kn.q4 {
+			q, _ = q4Of(b, k, m, w)
 		}
 		halves := make([]uint16, k*m)
 		if kn.half {
@@ -234,9 +263,12 @@ func BenchmarkKernel(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("%v/%d", kn, n), func(b *testing.B) {
 				for b.Loop() {
-					if kn.half {
+					switch {
+					case kn.q4:
+						kn.mulAddQ4(x, n, k, q, m, y, m)
+					case kn.half:
 						kn.mulAddHalf(x, n, k, halves, m, y, m)
-					} else {
+					default:
 						kn.mulAdd(x, n, k, laid, m, kn.panels, y, m)
 					}
 				}

@@ -31,6 +31,7 @@ type matrix struct {
 	scale []float32 // the column scales of a Q8Cols tensor
 	dense []float32 // the whole matrix decoded; nil when read as stored
 	half  []uint16  // the whole matrix decoded as float16; nil unless kn.half
+	q4    *q4Matrix // the whole matrix as stored in 4 bits; nil unless kn.q4
 	kn    kernel    // what multiplies by m, in whose layout it is decoded
 }
 
@@ -79,6 +80,10 @@ func newScratch(n int) []scratch {
 // chunkCols columns in turn, decodes one and multiplies by it.
 func (m *matrix) mulAdd(x []float32, n int, y []float32, workers []scratch) {
 	kn, in, out := m.kn, m.t.Rows, m.t.Cols
+	if m.q4 != nil {
+		kn.mulAddQ4(x, n, in, m.q4, out, y, out)
+		return
+	}
 	if m.half != nil {
 		kn.mulAddHalf(x, n, in, m.half, out, y, out)
 		return

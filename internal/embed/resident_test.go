@@ -22,15 +22,22 @@ func TestResidentGolden(t *testing.T) {
 }
 
 // TestResidentSameVectors checks that decoding the matrices once, as
-// float32 or as float16, gives the vectors of decoding them a chunk at a
-// time, but for float rounding (see [closeVectors]), for the golden
-// texts one by one and as one batch, and for a query cut short.
+// float32 or as float16, or keeping the 4-bit ones as stored (see
+// gemm_q4.go), gives the vectors of decoding them a chunk at a time, but
+// for float rounding (see [closeVectors]), for the golden texts one by
+// one and as one batch, and for a query cut short.
 func TestResidentSameVectors(t *testing.T) {
 	ctx := context.Background()
 	stream := mustLoad(t)
 	f32, f16 := newKernel(), newKernel()
-	f32.half = false
+	f32.half, f32.q4, f16.q4 = false, false, false
 	f16.panels, f16.half = true, true // Go's float16 panels where the assembly's do not run
+	kns := []kernel{f32, f16}
+	if q4 := newKernel(); q4.q4 || !asmKernels {
+		q4.half = false // the int8 matrices as float32: the same vectors but for summation order
+		q4.panels, q4.q4 = true, true
+		kns = append(kns, q4)
+	}
 	var texts []string
 	for _, c := range readGolden(t).Vectors {
 		texts = append(texts, c.Text)
@@ -63,7 +70,7 @@ func TestResidentSameVectors(t *testing.T) {
 			return out, nil
 		}},
 	}
-	for _, kn := range []kernel{f32, f16} {
+	for _, kn := range kns {
 		resident, err := load(packed, true, kn)
 		if err != nil {
 			t.Fatal(err)

@@ -94,6 +94,9 @@ func (w *weights) decodeMatrices() {
 // [weights.decodeMatrices]) and returns what frees it.
 func (m *matrix) decode() (free func()) {
 	rows, cols := m.t.Rows, m.t.Cols
+	if m.kn.q4 && m.t.Kind == packfile.Q4 {
+		return m.keepQ4()
+	}
 	row, line := make([]float32, hidden), make([]float32, cols)
 	if !m.kn.half {
 		m.dense, free = denseAlloc[float32](rows * cols)
@@ -111,6 +114,23 @@ func (m *matrix) decode() (free func()) {
 		layPanels(m.half, rows, cols, i, halves)
 	}
 	return free
+}
+
+// keepQ4 lays m, a [packfile.Q4] matrix, out as stored into m.q4 (see
+// gemm_q4.go) and returns what frees it.
+func (m *matrix) keepQ4() (free func()) {
+	rows, cols := m.t.Rows, m.t.Cols
+	bytes, scales := q4Size(rows, cols)
+	q := &q4Matrix{levels: packfile.Q4Levels()}
+	q.nib, free = denseAlloc[byte](bytes)
+	var freeScale func()
+	q.scale, freeScale = denseAlloc[float32](scales)
+	groups := make([]float32, (cols+q4Cols-1)/q4Cols)
+	for i := range rows {
+		q.put(m.t, i, groups)
+	}
+	m.q4 = q
+	return func() { free(); freeScale() }
 }
 
 // decodeWeights reads f's tensors, checking each one's shape, for
