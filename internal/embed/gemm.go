@@ -55,13 +55,13 @@ type kernel struct {
 	panels bool
 	zmm    bool // with panels: blocks of 8 rows go through panel8z (AVX-512)
 	half   bool // with panels: resident matrices are float16 (see gemm_half.go)
-	q4     bool // resident 4-bit matrices stay 4-bit (see gemm_q4.go); set with zmm
+	quant  bool // resident 4-bit and int8 matrices stay as stored (see gemm_quant.go); set with zmm
 }
 
 // newKernel returns the fastest kernel this processor runs.
 func newKernel() kernel {
 	panels, zmm, half := haveKernel()
-	return kernel{panels: panels, zmm: zmm, half: half, q4: zmm}
+	return kernel{panels: panels, zmm: zmm, half: half, quant: zmm}
 }
 
 // put stores row i of a k×m matrix into w, laid out for kn: in panels of

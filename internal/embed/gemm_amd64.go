@@ -80,24 +80,100 @@ func panel1zh4(k int, x *float32, p *uint16, ldp int, y *float32)
 //go:noescape
 func halves(dst *uint16, src *float32, n int)
 
-// q4r8 adds x's 8 rows (k values apart) times one panel of a q4Matrix
-// (its bytes nib, its scales, and the levels) to 32 values of y's 8 rows
-// (ldy values apart), with AVX-512. See gemm_q4_amd64.s.
-//
-//go:noescape
-func q4r8(k int, x *float32, nib *byte, scale *float32, levels *[16]float32, y *float32, ldy int)
+// quantBlock adds x's n rows (k values apart), n from 1 to 8, times one
+// panel of a quantMatrix (its values p, its scales, and the levels of a
+// 4-bit one) to 32 values of y's n rows (ldy values apart), with AVX-512:
+// q4r1 to q4r8 and q8r1 to q8r8 of gemm_quant_amd64.s.
+func quantBlock(n, k int, x *float32, q4 bool, p *byte, scale *float32, levels *[16]float32, y *float32, ldy int) {
+	if q4 {
+		switch n {
+		case 1:
+			q4r1(k, x, p, scale, levels, y, ldy)
+		case 2:
+			q4r2(k, x, p, scale, levels, y, ldy)
+		case 3:
+			q4r3(k, x, p, scale, levels, y, ldy)
+		case 4:
+			q4r4(k, x, p, scale, levels, y, ldy)
+		case 5:
+			q4r5(k, x, p, scale, levels, y, ldy)
+		case 6:
+			q4r6(k, x, p, scale, levels, y, ldy)
+		case 7:
+			q4r7(k, x, p, scale, levels, y, ldy)
+		case 8:
+			q4r8(k, x, p, scale, levels, y, ldy)
+		}
+		return
+	}
+	switch n {
+	case 1:
+		q8r1(k, x, p, scale, y, ldy)
+	case 2:
+		q8r2(k, x, p, scale, y, ldy)
+	case 3:
+		q8r3(k, x, p, scale, y, ldy)
+	case 4:
+		q8r4(k, x, p, scale, y, ldy)
+	case 5:
+		q8r5(k, x, p, scale, y, ldy)
+	case 6:
+		q8r6(k, x, p, scale, y, ldy)
+	case 7:
+		q8r7(k, x, p, scale, y, ldy)
+	case 8:
+		q8r8(k, x, p, scale, y, ldy)
+	}
+}
 
-// q4r4 is q4r8 for 4 rows.
+// The kernels of quantBlock for a 4-bit panel, for 1 to 8 rows.
 //
 //go:noescape
-func q4r4(k int, x *float32, nib *byte, scale *float32, levels *[16]float32, y *float32, ldy int)
+func q4r1(k int, x *float32, p *byte, scale *float32, levels *[16]float32, y *float32, ldy int)
 
-// q4r2 is q4r8 for 2 rows.
-//
 //go:noescape
-func q4r2(k int, x *float32, nib *byte, scale *float32, levels *[16]float32, y *float32, ldy int)
+func q4r2(k int, x *float32, p *byte, scale *float32, levels *[16]float32, y *float32, ldy int)
 
-// q4r1 is q4r8 for 1 row.
+//go:noescape
+func q4r3(k int, x *float32, p *byte, scale *float32, levels *[16]float32, y *float32, ldy int)
+
+//go:noescape
+func q4r4(k int, x *float32, p *byte, scale *float32, levels *[16]float32, y *float32, ldy int)
+
+//go:noescape
+func q4r5(k int, x *float32, p *byte, scale *float32, levels *[16]float32, y *float32, ldy int)
+
+//go:noescape
+func q4r6(k int, x *float32, p *byte, scale *float32, levels *[16]float32, y *float32, ldy int)
+
+//go:noescape
+func q4r7(k int, x *float32, p *byte, scale *float32, levels *[16]float32, y *float32, ldy int)
+
+//go:noescape
+func q4r8(k int, x *float32, p *byte, scale *float32, levels *[16]float32, y *float32, ldy int)
+
+// The kernels of quantBlock for an int8 panel, for 1 to 8 rows.
 //
 //go:noescape
-func q4r1(k int, x *float32, nib *byte, scale *float32, levels *[16]float32, y *float32)
+func q8r1(k int, x *float32, p *byte, scale *float32, y *float32, ldy int)
+
+//go:noescape
+func q8r2(k int, x *float32, p *byte, scale *float32, y *float32, ldy int)
+
+//go:noescape
+func q8r3(k int, x *float32, p *byte, scale *float32, y *float32, ldy int)
+
+//go:noescape
+func q8r4(k int, x *float32, p *byte, scale *float32, y *float32, ldy int)
+
+//go:noescape
+func q8r5(k int, x *float32, p *byte, scale *float32, y *float32, ldy int)
+
+//go:noescape
+func q8r6(k int, x *float32, p *byte, scale *float32, y *float32, ldy int)
+
+//go:noescape
+func q8r7(k int, x *float32, p *byte, scale *float32, y *float32, ldy int)
+
+//go:noescape
+func q8r8(k int, x *float32, p *byte, scale *float32, y *float32, ldy int)

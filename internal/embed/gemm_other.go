@@ -122,31 +122,16 @@ func halves(dst *uint16, src *float32, n int) {
 	}
 }
 
-// q4r8 is gemm_q4_amd64.s's 8-row kernel in Go (see [panel4]).
-func q4r8(k int, x *float32, nib *byte, scale *float32, levels *[16]float32, y *float32, ldy int) {
-	q4rows(8, k, x, nib, scale, levels, y, ldy)
-}
-
-// q4r4 is gemm_q4_amd64.s's 4-row kernel in Go (see [panel4]).
-func q4r4(k int, x *float32, nib *byte, scale *float32, levels *[16]float32, y *float32, ldy int) {
-	q4rows(4, k, x, nib, scale, levels, y, ldy)
-}
-
-// q4r2 is gemm_q4_amd64.s's 2-row kernel in Go (see [panel4]).
-func q4r2(k int, x *float32, nib *byte, scale *float32, levels *[16]float32, y *float32, ldy int) {
-	q4rows(2, k, x, nib, scale, levels, y, ldy)
-}
-
-// q4r1 is gemm_q4_amd64.s's 1-row kernel in Go (see [panel4]).
-func q4r1(k int, x *float32, nib *byte, scale *float32, levels *[16]float32, y *float32) {
-	q4rows(1, k, x, nib, scale, levels, y, 0)
-}
-
-// q4rows is the Q4 kernels in Go, for n rows: [gemmQ4] of a whole panel.
-func q4rows(n, k int, x *float32, nib *byte, scale *float32, levels *[16]float32, y *float32, ldy int) {
+// quantBlock is gemm_quant_amd64.s's kernels in Go (see [panel4]):
+// [gemmQuant] of a whole panel.
+func quantBlock(n, k int, x *float32, q4 bool, p *byte, scale *float32, levels *[16]float32, y *float32, ldy int) {
 	if k == 0 {
 		return
 	}
-	xs, ys := unsafe.Slice(x, n*k), unsafe.Slice(y, (n-1)*ldy+q4Cols)
-	gemmQ4(xs, n, k, unsafe.Slice(nib, k*q4Cols/2), unsafe.Slice(scale, k), levels, q4Cols, ys, ldy)
+	bytes, scales := k*quantCols, quantCols
+	if q4 {
+		bytes, scales = k*quantCols/2, k
+	}
+	xs, ys := unsafe.Slice(x, n*k), unsafe.Slice(y, (n-1)*ldy+quantCols)
+	gemmQuant(xs, n, k, q4, unsafe.Slice(p, bytes), unsafe.Slice(scale, scales), levels, quantCols, ys, ldy)
 }

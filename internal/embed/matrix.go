@@ -28,11 +28,11 @@ const chunkCols = 128
 // float16 in panels (see gemm_half.go), and a multiply is one call to kn.
 type matrix struct {
 	t     packfile.Tensor
-	scale []float32 // the column scales of a Q8Cols tensor
-	dense []float32 // the whole matrix decoded; nil when read as stored
-	half  []uint16  // the whole matrix decoded as float16; nil unless kn.half
-	q4    *q4Matrix // the whole matrix as stored in 4 bits; nil unless kn.q4
-	kn    kernel    // what multiplies by m, in whose layout it is decoded
+	scale []float32    // the column scales of a Q8Cols tensor
+	dense []float32    // the whole matrix decoded; nil when read as stored
+	half  []uint16     // the whole matrix decoded as float16; nil unless kn.half
+	quant *quantMatrix // the whole matrix as stored; nil unless kn.quant
+	kn    kernel       // what multiplies by m, in whose layout it is decoded
 }
 
 func newMatrix(t packfile.Tensor, kn kernel) *matrix {
@@ -80,8 +80,8 @@ func newScratch(n int) []scratch {
 // chunkCols columns in turn, decodes one and multiplies by it.
 func (m *matrix) mulAdd(x []float32, n int, y []float32, workers []scratch) {
 	kn, in, out := m.kn, m.t.Rows, m.t.Cols
-	if m.q4 != nil {
-		kn.mulAddQ4(x, n, in, m.q4, out, y, out)
+	if m.quant != nil {
+		kn.mulAddQuant(x, n, in, m.quant, out, y, out)
 		return
 	}
 	if m.half != nil {

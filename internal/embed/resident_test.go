@@ -22,21 +22,20 @@ func TestResidentGolden(t *testing.T) {
 }
 
 // TestResidentSameVectors checks that decoding the matrices once, as
-// float32 or as float16, or keeping the 4-bit ones as stored (see
-// gemm_q4.go), gives the vectors of decoding them a chunk at a time, but
+// float32 or as float16, or keeping them as stored (see gemm_quant.go),
+// gives the vectors of decoding them a chunk at a time, but
 // for float rounding (see [closeVectors]), for the golden texts one by
 // one and as one batch, and for a query cut short.
 func TestResidentSameVectors(t *testing.T) {
 	ctx := context.Background()
 	stream := mustLoad(t)
 	f32, f16 := newKernel(), newKernel()
-	f32.half, f32.q4, f16.q4 = false, false, false
+	f32.half, f32.quant, f16.quant = false, false, false
 	f16.panels, f16.half = true, true // Go's float16 panels where the assembly's do not run
 	kns := []kernel{f32, f16}
-	if q4 := newKernel(); q4.q4 || !asmKernels {
-		q4.half = false // the int8 matrices as float32: the same vectors but for summation order
-		q4.panels, q4.q4 = true, true
-		kns = append(kns, q4)
+	if quant := newKernel(); quant.quant || !asmKernels {
+		quant.panels, quant.quant = true, true
+		kns = append(kns, quant)
 	}
 	var texts []string
 	for _, c := range readGolden(t).Vectors {
@@ -86,7 +85,7 @@ func TestResidentSameVectors(t *testing.T) {
 					t.Fatal(err)
 				}
 				for i := range want {
-					if msg, ok := closeVectors(kn.half, got[i], want[i]); !ok {
+					if msg, ok := closeVectors(kn.half && !kn.quant, got[i], want[i]); !ok {
 						t.Errorf("resident vector of %q differs from the streaming one %s", texts[i], msg)
 					}
 				}

@@ -94,8 +94,10 @@ func (w *weights) decodeMatrices() {
 // [weights.decodeMatrices]) and returns what frees it.
 func (m *matrix) decode() (free func()) {
 	rows, cols := m.t.Rows, m.t.Cols
-	if m.kn.q4 && m.t.Kind == packfile.Q4 {
-		return m.keepQ4()
+	if m.kn.quant {
+		if m.quant, free = newQuantMatrix(m.t, quantAlloc); m.quant != nil {
+			return free
+		}
 	}
 	row, line := make([]float32, hidden), make([]float32, cols)
 	if !m.kn.half {
@@ -116,21 +118,12 @@ func (m *matrix) decode() (free func()) {
 	return free
 }
 
-// keepQ4 lays m, a [packfile.Q4] matrix, out as stored into m.q4 (see
-// gemm_q4.go) and returns what frees it.
-func (m *matrix) keepQ4() (free func()) {
-	rows, cols := m.t.Rows, m.t.Cols
-	bytes, scales := q4Size(rows, cols)
-	q := &q4Matrix{levels: packfile.Q4Levels()}
-	q.nib, free = denseAlloc[byte](bytes)
-	var freeScale func()
-	q.scale, freeScale = denseAlloc[float32](scales)
-	groups := make([]float32, (cols+q4Cols-1)/q4Cols)
-	for i := range rows {
-		q.put(m.t, i, groups)
-	}
-	m.q4 = q
-	return func() { free(); freeScale() }
+// quantAlloc allocates a [quantMatrix]'s values and scales with
+// [denseAlloc].
+func quantAlloc(bytes, scales int) ([]byte, []float32, func()) {
+	p, freeP := denseAlloc[byte](bytes)
+	s, freeS := denseAlloc[float32](scales)
+	return p, s, func() { freeP(); freeS() }
 }
 
 // decodeWeights reads f's tensors, checking each one's shape, for

@@ -231,6 +231,13 @@ func (t Tensor) Q8Row(i int, scale, dst []float32) {
 	t.Q8Range(i, 0, t.Cols, scale, dst)
 }
 
+// Q8Values returns row i of a [Q8Cols] tensor as stored: an int8 a
+// value, which is that times its column's scale (see [Tensor.Scales]).
+func (t Tensor) Q8Values(i int) string {
+	n := t.Cols
+	return t.data[4*n+i*n : 4*n+(i+1)*n]
+}
+
 // Q8Range decodes columns j0 to j1 (excluded) of row i of a [Q8Cols]
 // tensor into dst, given its [Tensor.Scales].
 func (t Tensor) Q8Range(i, j0, j1 int, scale, dst []float32) {

@@ -2,6 +2,7 @@ package packfile
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -263,9 +264,18 @@ func TestQ8RangeEdges(t *testing.T) {
 	}
 	scale := tt.Scales()
 	for i := range rows {
+		values := tt.Q8Values(i)
+		if len(values) != cols {
+			t.Fatalf("Q8Values(%d): %d values, want %d", i, len(values), cols)
+		}
 		want := make([]float32, cols)
 		for j := range want {
-			want[j] = float32(int8(tt.data[4*cols+i*cols+j])) * scale[j]
+			want[j] = float32(int8(values[j])) * scale[j]
+		}
+		row := make([]float32, cols)
+		tt.Row(i, row)
+		if !slices.Equal(row, want) {
+			t.Fatalf("row %d: Row %v, from Q8Values %v", i, row, want)
 		}
 		for j0 := range cols {
 			for j1 := j0 + 1; j1 <= cols; j1++ {
