@@ -54,8 +54,8 @@ const panelCols = 16
 type kernel struct {
 	panels bool
 	zmm    bool // with panels: blocks of 8 rows go through panel8z (AVX-512)
-	half   bool // with panels: resident matrices are float16 (see gemm_half.go)
-	quant  bool // resident 4-bit and int8 matrices stay as stored (see gemm_quant.go); set with zmm
+	half   bool // with panels: resident matrices not kept as stored are float16 (see gemm_half.go)
+	quant  bool // resident 4-bit and int8 matrices are kept as stored (see gemm_quant.go); with zmm
 }
 
 // newKernel returns the fastest kernel this processor runs.

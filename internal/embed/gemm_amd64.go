@@ -51,29 +51,6 @@ func panel2h(k int, x *float32, ldx int, p *uint16, y *float32, ldy int)
 //go:noescape
 func panel1h(k int, x *float32, p *uint16, y *float32)
 
-// panel8zh is panel8z for a panel of float16 values, its rows contiguous.
-//
-//go:noescape
-func panel8zh(k int, x *float32, ldx int, p *uint16, y *float32, ldy int)
-
-// panel4zh2 is panel4h for two panels side by side, ldp values apart,
-// with AVX-512: the same bits, the FMAs kept as busy as panel8zh's.
-//
-//go:noescape
-func panel4zh2(k int, x *float32, ldx int, p *uint16, ldp int, y *float32, ldy int)
-
-// panel2zh4 is panel2h for four panels side by side, ldp values apart,
-// with AVX-512: the same bits.
-//
-//go:noescape
-func panel2zh4(k int, x *float32, ldx int, p *uint16, ldp int, y *float32, ldy int)
-
-// panel1zh4 is panel1h for four panels side by side, ldp values apart,
-// with AVX-512: the same bits.
-//
-//go:noescape
-func panel1zh4(k int, x *float32, p *uint16, ldp int, y *float32)
-
 // halves stores n float32 values of src, n a multiple of 8, rounded to
 // float16 (nearest, ties to even) in dst, with VCVTPS2PH (F16C).
 //

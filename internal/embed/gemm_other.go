@@ -64,40 +64,6 @@ func panel2h(k int, x *float32, ldx int, p *uint16, y *float32, ldy int) {
 	panel1h(k, &xs[ldx], p, &ys[ldy])
 }
 
-// panel8zh is gemm_amd64.s's 8-row float16 kernel in Go (see [panel4]).
-func panel8zh(k int, x *float32, ldx int, p *uint16, y *float32, ldy int) {
-	xs := unsafe.Slice(x, 7*ldx+k)
-	ys := unsafe.Slice(y, 7*ldy+panelCols)
-	panel4h(k, &xs[0], ldx, p, &ys[0], ldy)
-	panel4h(k, &xs[4*ldx], ldx, p, &ys[4*ldy], ldy)
-}
-
-// panel4zh2 is gemm_amd64.s's kernel of 4 rows by two panels in Go (see
-// [panel4]).
-func panel4zh2(k int, x *float32, ldx int, p *uint16, ldp int, y *float32, ldy int) {
-	ps, ys := unsafe.Slice(p, ldp+k*panelCols), unsafe.Slice(y, 3*ldy+2*panelCols)
-	panel4h(k, x, ldx, &ps[0], &ys[0], ldy)
-	panel4h(k, x, ldx, &ps[ldp], &ys[panelCols], ldy)
-}
-
-// panel2zh4 is gemm_amd64.s's kernel of 2 rows by four panels in Go (see
-// [panel4]).
-func panel2zh4(k int, x *float32, ldx int, p *uint16, ldp int, y *float32, ldy int) {
-	ps, ys := unsafe.Slice(p, 3*ldp+k*panelCols), unsafe.Slice(y, ldy+4*panelCols)
-	for j := range 4 {
-		panel2h(k, x, ldx, &ps[j*ldp], &ys[j*panelCols], ldy)
-	}
-}
-
-// panel1zh4 is gemm_amd64.s's kernel of 1 row by four panels in Go (see
-// [panel4]).
-func panel1zh4(k int, x *float32, p *uint16, ldp int, y *float32) {
-	ps, ys := unsafe.Slice(p, 3*ldp+k*panelCols), unsafe.Slice(y, 4*panelCols)
-	for j := range 4 {
-		panel1h(k, x, &ps[j*ldp], &ys[j*panelCols])
-	}
-}
-
 // panel1h is gemm_amd64.s's one-row float16 kernel in Go (see [panel4]).
 func panel1h(k int, x *float32, p *uint16, y *float32) {
 	if k == 0 {
