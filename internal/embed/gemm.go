@@ -19,7 +19,8 @@
 // the model has one; the attention's, of n columns, do) goes to [gemm].
 //
 // The resident matrices are laid out in panels (k rows of 16 contiguous
-// values, one panel after another): a panel, at most 96 KB, stays in L2
+// values, one panel after another; of 32, as stored, with AVX-512: see
+// gemm_quant.go): a panel, at most 96 KB, stays in L2
 // while every block of rows goes through it, and it is read from memory
 // in order, which the prefetcher follows. In place in a row-major W the
 // 16 columns are a line every 2 to 6 KB, on another page every row or

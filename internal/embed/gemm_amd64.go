@@ -9,9 +9,10 @@ import "golang.org/x/sys/cpu"
 const asmKernels = true
 
 // haveKernel tells whether this processor runs panel4 and panel1 (AVX2
-// and FMA), panel8z too (AVX-512F), and their float16 versions (F16C).
-// That the operating system saves the registers is part of x/sys/cpu's
-// answer.
+// and FMA), panel8z and the kernels of gemm_q4_amd64.s and
+// gemm_q8_amd64.s too (AVX-512F: they use nothing past it), and the
+// float16 kernels (F16C). That the operating system saves the registers
+// is part of x/sys/cpu's answer.
 func haveKernel() (panels, zmm, half bool) {
 	panels = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 	return panels, panels && cpu.X86.HasAVX512F, panels && cpu.X86.HasF16C
@@ -60,7 +61,7 @@ func halves(dst *uint16, src *float32, n int)
 // quantBlock adds x's n rows (k values apart), n from 1 to 8, times one
 // panel of a quantMatrix (its values p, its scales, and the levels of a
 // 4-bit one) to 32 values of y's n rows (ldy values apart), with AVX-512:
-// q4r1 to q4r8 and q8r1 to q8r8 of gemm_quant_amd64.s.
+// q4r1 to q4r8 (gemm_q4_amd64.s) and q8r1 to q8r8 (gemm_q8_amd64.s).
 func quantBlock(n, k int, x *float32, q4 bool, p *byte, scale *float32, levels *[16]float32, y *float32, ldy int) {
 	if q4 {
 		switch n {

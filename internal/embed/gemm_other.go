@@ -88,8 +88,8 @@ func halves(dst *uint16, src *float32, n int) {
 	}
 }
 
-// quantBlock is gemm_quant_amd64.s's kernels in Go (see [panel4]):
-// [gemmQuant] of a whole panel.
+// quantBlock is the kernels of gemm_q4_amd64.s and gemm_q8_amd64.s in
+// Go (see [panel4]): [gemmQuant] of a whole panel.
 func quantBlock(n, k int, x *float32, q4 bool, p *byte, scale *float32, levels *[16]float32, y *float32, ldy int) {
 	if k == 0 {
 		return

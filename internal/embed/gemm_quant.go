@@ -1,6 +1,51 @@
-// The resident matrices multiplied by as they are stored, 4-bit
-// ([packfile.Q4]) or int8 ([packfile.Q8Cols]), where the processor has
-// AVX-512 (kernel.quant). MEASURED: see below.
+// The resident matrices multiplied by as they are stored, where the
+// processor has AVX-512 (kernel.quant): 4-bit ([packfile.Q4]: both
+// feed-forward matrices of both layers, the second layer's queries, keys
+// and values, the pooling) and int8 ([packfile.Q8Cols]: the rest). With
+// a query's few rows a multiply is bound by reading its matrix (see
+// gemm_half.go), and between two of the MCP server's queries a recall
+// reads 5 MB of vectors and more, which pushes the weights out of the
+// caches. As float16 they are 9.8 MB; as stored, 3.3 MB: half a byte a
+// 4-bit value and a float32 scale for 32 of them (2.6 MB), a byte an int8
+// one (0.7 MB). Their bfloat16 scales widened at load cost 0.26 MB; kept
+// as bfloat16 they would cost the kernel an instruction a row of a panel.
+//
+// The kernels (gemm_q4_amd64.s, gemm_q8_amd64.s, gemm_quant_amd64.h)
+// decode each row of a panel of 32 columns into two zmm registers as
+// package packfile decodes it, then multiply and add it into up to 8 rows
+// of x (16 accumulators); so a product is the decoded float32 weights'
+// but for the order of the sums (float16 rounded each weight by up to
+// 2^-11 of itself). A 4-bit row is the 16 levels times the row's scale
+// (VMULPS), permuted by its 16 bytes widened to dwords (VPMOVZXBD;
+// VPERMPS reads the low nibble, VPSRLD brings the high one down); an int8
+// row is widened, converted and times its columns' scales. Rows of x
+// after blocks of 8 go through one kernel of as many rows, so a panel is
+// decoded once for every 8 rows.
+//
+// The decoding takes the FMA ports' time: with the weights in cache
+// (BenchmarkKernel, 512×1536, fastest of 5 runs interleaved with the
+// float16 kernels of before, load 6 to 7 on 2 cores) 1 row took 19 µs
+// (25 with float16), 2 rows 25 (28), 4 rows 45 (44), 8 rows 88 (85), 16
+// rows 158 (152); in another run 16 rows took 150 µs, and 121 with the
+// decoding left out. A query waits on memory instead, as between two
+// recalls (QueryTokensEvicted: 32 MB of other reads before each). Against
+// the build before, interleaved, 5 runs each at load 1.6 to 2.4 (medians,
+// ms; tokens 2 / 4 / 8 / 16):
+//
+//	                        float16                     as stored
+//	QueryTokensEvicted      0.65 / 0.72 / 1.02 / 1.65   0.38 / 0.43 / 0.69 / 1.15
+//	QueryTokens/resident    0.28 / 0.36 / 0.55 / 1.12   0.27 / 0.35 / 0.58 / 1.04
+//	EmbedQuestionResident   1.16                        0.94
+//	ColdQuestionResident    48.8                        34.4
+//
+// In cache, 8 tokens took 5% longer: the FMAs bound both, and the
+// decoding adds to them. The int8 matrices as stored saved 0.07 to 0.12
+// ms of those after 32 MB (against a build that kept them as float16,
+// load 2.5 to 3). The MCP server's recall by meaning over 10,000 memories
+// (BenchmarkRecallRoundTripMeaning, stand-in vectors, 4 runs each
+// interleaved at load 2.8 to 4.3): p50 3.44 -> 2.64 ms, the server's CPU
+// a call 3.89 -> 2.79 ms, busy RSS 217 -> 212 MB; 6 runs at load 3.9 to
+// 10.3: p50 3.96 -> 3.21 ms, CPU 4.08 -> 3.59 ms.
 
 package embed
 
@@ -11,7 +56,7 @@ import "github.com/mnemo-dev/mnemo/internal/embed/packfile"
 const quantCols = packfile.Q4Group
 
 // A quantMatrix is a k×m matrix as stored, 4-bit or int8, laid out for
-// the kernels of gemm_quant_amd64.s in panels of quantCols columns, one
+// the kernels of gemm_quant_amd64.h in panels of quantCols columns, one
 // after another (the last padded to quantCols). A value is decoded as
 // package packfile decodes it, then multiplied by.
 //

@@ -207,8 +207,9 @@ func TestKernelSameVectors(t *testing.T) {
 
 // closeVectors tells whether got is want, the same text's vector by
 // another kernel or path, but for float rounding, and if not how far
-// it is. With float32 weights, the sums are taken in another order: 1e-5
-// in any value. With float16 weights, each rounded by up to 2^-11 of
+// it is. With float32 weights, or weights as stored (decoded to float32
+// as the kernels multiply), the sums are taken in another order: 1e-5 in
+// any value. With float16 weights, each rounded by up to 2^-11 of
 // itself: 1e-3 in any value and 5e-6 in 1-cosine, five and ten times the
 // most measured over 516 texts (the golden ones, 200 LoCoMo questions and
 // 300 turns), 2.1e-4 and 4.9e-7.

@@ -22,10 +22,12 @@ const chunkCols = 128
 // columns just before multiplying by it, on every core, measured as fast
 // as multiplying by decoded float32 (a question, 100 turns, interleaved).
 //
-// A long-lived process that embeds many queries decodes the matrices once
-// instead (see [LoadResident]): then dense holds the matrix as float32,
-// laid out for kn (see [kernel.put]), or, where kn.half, half holds it as
-// float16 in panels (see gemm_half.go), and a multiply is one call to kn.
+// A long-lived process that embeds many queries lays the matrices out once
+// instead (see [LoadResident]): then, where kn.quant, quant holds the
+// matrix as stored in panels (see gemm_quant.go); where kn.half, half
+// holds it as float16 in panels (see gemm_half.go); otherwise dense holds
+// it as float32, laid out for kn (see [kernel.put]); and a multiply is
+// one call to kn.
 type matrix struct {
 	t     packfile.Tensor
 	scale []float32    // the column scales of a Q8Cols tensor

@@ -58,11 +58,12 @@ type weights struct {
 	arenas arenaPool // for the buffers of encodes of one text (see [arena])
 }
 
-// decodeMatrices decodes every matrix of w, laid out for its kernel
-// (see [kernel.put]), outside the heap (see [denseAlloc]): as float16 in
-// panels where the kernel has float16 panels (10 MB; see gemm_half.go),
-// as float32 otherwise (20 MB). Multiplying by one is then a single call
-// to the kernel (see [LoadResident]). The embedding table stays as
+// decodeMatrices lays every matrix of w out for its kernel, outside the
+// heap (see [denseAlloc]): as stored, in panels, where the kernel keeps
+// them so (3.3 MB; see gemm_quant.go); decoded to float16 in panels where
+// it has float16 panels (9.8 MB; see gemm_half.go); decoded to float32
+// otherwise (20 MB; see [kernel.put]). Multiplying by one is then a single
+// call to the kernel (see [LoadResident]). The embedding table stays as
 // stored: a query decodes only its own tokens' rows.
 func (w *weights) decodeMatrices() {
 	ms := []*matrix{w.poolW}
@@ -90,7 +91,7 @@ func (w *weights) decodeMatrices() {
 	}, free)
 }
 
-// decode decodes m whole into m.half or m.dense (see
+// decode lays m out whole into m.quant, m.half or m.dense (see
 // [weights.decodeMatrices]) and returns what frees it.
 func (m *matrix) decode() (free func()) {
 	rows, cols := m.t.Rows, m.t.Cols
