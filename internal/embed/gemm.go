@@ -19,7 +19,8 @@
 // the model has one; the attention's, of n columns, do) goes to [gemm].
 //
 // The resident matrices are laid out in panels (k rows of 16 contiguous
-// values, one panel after another): a panel, at most 96 KB, stays in L2
+// values, one panel after another; of 32, as stored, with AVX-512: see
+// gemm_quant.go): a panel, at most 96 KB, stays in L2
 // while every block of rows goes through it, and it is read from memory
 // in order, which the prefetcher follows. In place in a row-major W the
 // 16 columns are a line every 2 to 6 KB, on another page every row or
@@ -54,13 +55,14 @@ const panelCols = 16
 type kernel struct {
 	panels bool
 	zmm    bool // with panels: blocks of 8 rows go through panel8z (AVX-512)
-	half   bool // with panels: resident matrices are float16 (see gemm_half.go)
+	half   bool // with panels: resident matrices not kept as stored are float16 (see gemm_half.go)
+	quant  bool // resident 4-bit and int8 matrices are kept as stored (see gemm_quant.go); with zmm
 }
 
 // newKernel returns the fastest kernel this processor runs.
 func newKernel() kernel {
 	panels, zmm, half := haveKernel()
-	return kernel{panels: panels, zmm: zmm, half: half}
+	return kernel{panels: panels, zmm: zmm, half: half, quant: zmm}
 }
 
 // put stores row i of a k×m matrix into w, laid out for kn: in panels of

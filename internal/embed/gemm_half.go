@@ -3,7 +3,7 @@
 // it from memory (BenchmarkKernel: 512×1536, 3 MB as float32, ~95 µs at
 // 1 to 8 rows, ~30 GB/s); stored as float16 it is half the bytes. The
 // kernels of gemm_amd64.s widen each row of a panel to float32 as they
-// load it (F16C's VCVTPH2PS, ymm or zmm) and multiply and add in float32
+// load it (F16C's VCVTPH2PS) and multiply and add in float32
 // as before, so only the weights are rounded, once, at decoding. They are
 // int8 or 4-bit quantized already: float16's relative rounding, 2^-11,
 // is far below that: over 516 texts (the golden ones, 200 LoCoMo
@@ -19,6 +19,12 @@
 // at 16; decoding the resident model 17 -> 11 ms. The MCP server's
 // recall by meaning over 10,000 memories (9 runs each, load 3 to 10):
 // p50 5.00 -> 4.53 ms, 0.5 ms less CPU a call, 9 MB less resident.
+//
+// Where the processor has AVX-512, the matrices are now kept as stored
+// instead, 4-bit and int8, a third of float16's bytes (gemm_quant.go), so
+// these kernels serve processors with F16C but not AVX-512; the AVX-512
+// float16 kernels that were here (8 rows in zmm, and the rows left after
+// them across 2 and 4 panels at once) went with that.
 
 package embed
 
@@ -94,12 +100,8 @@ func (kn kernel) toHalves(dst []uint16, src []float32) {
 }
 
 // mulAddHalf is [kernel.mulAdd] for w in panels (see [layPanels]) of
-// float16 values, with panel8zh, panel4h, panel2h and panel1h: the rows
-// left after blocks of 4 (or 8) go 2 and 1 at a time. With AVX-512, the
-// panels go 4 at a time where there are 4, so that the 4, 2 and 1 rows
-// left after blocks of 8 take two, four and four panels at once
-// (panel4zh2, panel2zh4, panel1zh4) and keep the FMAs busy: a row is summed in the same order
-// either way, so the bits do not change (TestKernelHalfSameBits).
+// float16 values, with panel4h, panel2h and panel1h: the rows left after
+// blocks of 4 go 2 and 1 at a time.
 func (kn kernel) mulAddHalf(x []float32, n, k int, w []uint16, m int, y []float32, ldy int) {
 	if n == 0 || k == 0 || m == 0 {
 		return
@@ -109,59 +111,21 @@ func (kn kernel) mulAddHalf(x []float32, n, k int, w []uint16, m int, y []float3
 	for c := 0; c < m; c += panelCols {
 		r := min(panelCols, m-c)
 		p := w[c*k:]
-		switch {
-		case r < panelCols:
+		if r < panelCols {
 			gemmHalf(x, n, k, p, r, y[c:], ldy)
-		case kn.zmm && c+4*panelCols <= m:
-			kn.fourPanelsHalf(x, n, k, p, y[c:], ldy)
-			c += 3 * panelCols
-		default:
-			kn.panelHalf(x, n, k, p, y[c:], ldy)
+			continue
 		}
-	}
-}
-
-// panelHalf adds x times one panel p of float16 values to y's panelCols
-// columns.
-func (kn kernel) panelHalf(x []float32, n, k int, p []uint16, y []float32, ldy int) {
-	i := 0
-	for ; kn.zmm && i+8 <= n; i += 8 {
-		panel8zh(k, &x[i*k], k, &p[0], &y[i*ldy], ldy)
-	}
-	for ; i+4 <= n; i += 4 {
-		panel4h(k, &x[i*k], k, &p[0], &y[i*ldy], ldy)
-	}
-	if i+2 <= n {
-		panel2h(k, &x[i*k], k, &p[0], &y[i*ldy], ldy)
-		i += 2
-	}
-	if i < n {
-		panel1h(k, &x[i*k], &p[0], &y[i*ldy])
-	}
-}
-
-// fourPanelsHalf is [kernel.panelHalf] for the 4 panels from p, with
-// AVX-512: blocks of 8 rows a panel at a time, then the 4 and the 2 rows
-// left across 2 and 4 panels at once.
-func (kn kernel) fourPanelsHalf(x []float32, n, k int, p []uint16, y []float32, ldy int) {
-	ldp := k * panelCols
-	i := 0
-	for ; i+8 <= n; i += 8 {
-		for j := range 4 {
-			panel8zh(k, &x[i*k], k, &p[j*ldp], &y[i*ldy+j*panelCols], ldy)
+		i := 0
+		for ; i+4 <= n; i += 4 {
+			panel4h(k, &x[i*k], k, &p[0], &y[i*ldy+c], ldy)
 		}
-	}
-	if i+4 <= n {
-		panel4zh2(k, &x[i*k], k, &p[0], ldp, &y[i*ldy], ldy)
-		panel4zh2(k, &x[i*k], k, &p[2*ldp], ldp, &y[i*ldy+2*panelCols], ldy)
-		i += 4
-	}
-	if i+2 <= n {
-		panel2zh4(k, &x[i*k], k, &p[0], ldp, &y[i*ldy], ldy)
-		i += 2
-	}
-	if i < n {
-		panel1zh4(k, &x[i*k], &p[0], ldp, &y[i*ldy])
+		if i+2 <= n {
+			panel2h(k, &x[i*k], k, &p[0], &y[i*ldy+c], ldy)
+			i += 2
+		}
+		if i < n {
+			panel1h(k, &x[i*k], &p[0], &y[i*ldy+c])
+		}
 	}
 }
 

@@ -2,8 +2,6 @@ package embed
 
 import (
 	"math"
-	"math/rand/v2"
-	"slices"
 	"testing"
 )
 
@@ -122,49 +120,6 @@ func testToHalves(t *testing.T, fs []float32) {
 		for i, f := range fs {
 			if want := toHalf(f); got[i] != want {
 				t.Errorf("%v: toHalves of %g (%#08x) gave %#04x, want %#04x", kn, f, math.Float32bits(f), got[i], want)
-			}
-		}
-	}
-}
-
-// TestKernelHalfSameBits checks that with AVX-512 the float16 kernels give
-// every value the bits the AVX2 ones give (the panels taken 4 at a time,
-// rows 8, 4 and 2 at a time, see [kernel.mulAddHalf]), for every number of
-// rows a query or a turn has, k odd and even, and widths with and without
-// a group of 4 panels, and a narrow panel at the end.
-func TestKernelHalfSameBits(t *testing.T) {
-	_, zmm, half := haveKernel()
-	if !zmm || !half {
-		t.Skip("no AVX-512 or F16C here: one float16 kernel only")
-	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	for _, s := range []struct{ k, m int }{{7, 64}, {256, 1536}, {512, 80}, {33, 48}, {128, 136}} {
-		w := make([]float32, s.k*s.m)
-		for i := range w {
-			w[i] = float32(rng.NormFloat64())
-		}
-		halves, laid := make([]uint16, len(w)), make([]uint16, len(w))
-		avx2, avx512 := kernel{panels: true, half: true}, kernel{panels: true, zmm: true, half: true}
-		avx2.toHalves(halves, w)
-		for l := range s.k {
-			layPanels(laid, s.k, s.m, l, halves[l*s.m:(l+1)*s.m])
-		}
-		for n := 1; n <= 24; n++ {
-			x := make([]float32, n*s.k)
-			for i := range x {
-				x[i] = float32(rng.NormFloat64())
-			}
-			y0 := make([]float32, n*s.m)
-			for i := range y0 {
-				y0[i] = float32(rng.NormFloat64())
-			}
-			got, want := slices.Clone(y0), slices.Clone(y0)
-			avx512.mulAddHalf(x, n, s.k, laid, s.m, got, s.m)
-			avx2.mulAddHalf(x, n, s.k, laid, s.m, want, s.m)
-			for i := range got {
-				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-					t.Fatalf("k=%d m=%d n=%d: y[%d, %d] = %g with AVX-512, %g with AVX2", s.k, s.m, n, i/s.m, i%s.m, got[i], want[i])
-				}
 			}
 		}
 	}

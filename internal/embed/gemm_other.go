@@ -64,40 +64,6 @@ func panel2h(k int, x *float32, ldx int, p *uint16, y *float32, ldy int) {
 	panel1h(k, &xs[ldx], p, &ys[ldy])
 }
 
-// panel8zh is gemm_amd64.s's 8-row float16 kernel in Go (see [panel4]).
-func panel8zh(k int, x *float32, ldx int, p *uint16, y *float32, ldy int) {
-	xs := unsafe.Slice(x, 7*ldx+k)
-	ys := unsafe.Slice(y, 7*ldy+panelCols)
-	panel4h(k, &xs[0], ldx, p, &ys[0], ldy)
-	panel4h(k, &xs[4*ldx], ldx, p, &ys[4*ldy], ldy)
-}
-
-// panel4zh2 is gemm_amd64.s's kernel of 4 rows by two panels in Go (see
-// [panel4]).
-func panel4zh2(k int, x *float32, ldx int, p *uint16, ldp int, y *float32, ldy int) {
-	ps, ys := unsafe.Slice(p, ldp+k*panelCols), unsafe.Slice(y, 3*ldy+2*panelCols)
-	panel4h(k, x, ldx, &ps[0], &ys[0], ldy)
-	panel4h(k, x, ldx, &ps[ldp], &ys[panelCols], ldy)
-}
-
-// panel2zh4 is gemm_amd64.s's kernel of 2 rows by four panels in Go (see
-// [panel4]).
-func panel2zh4(k int, x *float32, ldx int, p *uint16, ldp int, y *float32, ldy int) {
-	ps, ys := unsafe.Slice(p, 3*ldp+k*panelCols), unsafe.Slice(y, ldy+4*panelCols)
-	for j := range 4 {
-		panel2h(k, x, ldx, &ps[j*ldp], &ys[j*panelCols], ldy)
-	}
-}
-
-// panel1zh4 is gemm_amd64.s's kernel of 1 row by four panels in Go (see
-// [panel4]).
-func panel1zh4(k int, x *float32, p *uint16, ldp int, y *float32) {
-	ps, ys := unsafe.Slice(p, 3*ldp+k*panelCols), unsafe.Slice(y, 4*panelCols)
-	for j := range 4 {
-		panel1h(k, x, &ps[j*ldp], &ys[j*panelCols])
-	}
-}
-
 // panel1h is gemm_amd64.s's one-row float16 kernel in Go (see [panel4]).
 func panel1h(k int, x *float32, p *uint16, y *float32) {
 	if k == 0 {
@@ -120,4 +86,18 @@ func halves(dst *uint16, src *float32, n int) {
 	for i, v := range unsafe.Slice(src, n) {
 		unsafe.Slice(dst, n)[i] = toHalf(v)
 	}
+}
+
+// quantBlock is the kernels of gemm_q4_amd64.s and gemm_q8_amd64.s in
+// Go (see [panel4]): [gemmQuant] of a whole panel.
+func quantBlock(n, k int, x *float32, q4 bool, p *byte, scale *float32, levels *[16]float32, y *float32, ldy int) {
+	if k == 0 {
+		return
+	}
+	bytes, scales := k*quantCols, quantCols
+	if q4 {
+		bytes, scales = k*quantCols/2, k
+	}
+	xs, ys := unsafe.Slice(x, n*k), unsafe.Slice(y, (n-1)*ldy+quantCols)
+	gemmQuant(xs, n, k, q4, unsafe.Slice(p, bytes), unsafe.Slice(scale, scales), levels, quantCols, ys, ldy)
 }

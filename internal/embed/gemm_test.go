@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/mnemo-dev/mnemo/internal/embed/packfile"
 	"github.com/mnemo-dev/mnemo/internal/race"
 )
 
@@ -51,9 +52,9 @@ func skipUnderRace(t *testing.T) {
 	}
 }
 
-// kernels returns every kernel this processor runs, each with float32
-// and float16 panels (Go's float16 panels where the assembly's do not
-// run).
+// kernels returns every kernel this processor runs, with float32 and
+// float16 panels, and with the matrices kept as stored (Go's kernels for
+// each where the assembly's do not run).
 func kernels() []kernel {
 	panels, zmm, half := haveKernel()
 	ks := []kernel{{}}
@@ -66,8 +67,8 @@ func kernels() []kernel {
 	if zmm {
 		ks = append(ks, kernel{panels: true, zmm: true})
 	}
-	if zmm && half {
-		ks = append(ks, kernel{panels: true, zmm: true, half: true})
+	if zmm || !asmKernels {
+		ks = append(ks, kernel{panels: true, zmm: zmm, half: half || !asmKernels, quant: true})
 	}
 	return ks
 }
@@ -82,6 +83,9 @@ func (kn kernel) String() string {
 	}
 	if kn.half {
 		name += "-f16"
+	}
+	if kn.quant {
+		name += "-quant"
 	}
 	return name
 }
@@ -116,29 +120,48 @@ func testMulAdd(t *testing.T, kn kernel, panels bool, n, k, m int, rng *rand.Ran
 			}
 		}
 	}
-	want := make([]float64, len(y))
-	bound := make([]float64, len(y)) // what float32 rounding may move each value by
-	for i := range want {
-		want[i] = float64(y[i])
-	}
-	for i := range n {
-		for j := range m {
-			for l := range k {
-				p := float64(x[i*k+l]) * float64(w[l*m+j])
-				want[i*ldy+j] += p
-				bound[i*ldy+j] += math.Abs(p)
-			}
-		}
-	}
+	want := product(x, n, k, w, m, y, ldy)
 	if half {
 		kn.mulAddHalf(x, n, k, laidHalves, m, y, ldy)
 	} else {
 		kn.mulAdd(x, n, k, laid, m, panels, y, ldy)
 	}
+	want.check(t, y)
+}
+
+// A sum is y + x·w taken in float64, and what float32 rounding may move
+// each of its values by.
+type sum struct {
+	want, bound []float64
+	ldy         int
+}
+
+// product returns y + x·w for x of n rows of k values, w of k rows of m
+// values and y of n rows ldy values apart.
+func product(x []float32, n, k int, w []float32, m int, y []float32, ldy int) sum {
+	s := sum{want: make([]float64, len(y)), bound: make([]float64, len(y)), ldy: ldy}
+	for i := range s.want {
+		s.want[i] = float64(y[i])
+	}
+	for i := range n {
+		for j := range m {
+			for l := range k {
+				p := float64(x[i*k+l]) * float64(w[l*m+j])
+				s.want[i*ldy+j] += p
+				s.bound[i*ldy+j] += math.Abs(p)
+			}
+		}
+	}
+	return s
+}
+
+// check fails t unless y is s but for float32 rounding.
+func (s sum) check(t *testing.T, y []float32) {
+	t.Helper()
 	for i, v := range y {
-		tol := 1e-6*bound[i] + 1e-6*math.Abs(want[i])
-		if d := math.Abs(float64(v) - want[i]); d > tol {
-			t.Fatalf("y[%d, %d] = %g, want %g (off by %g, more than %g)", i/ldy, i%ldy, v, want[i], d, tol)
+		tol := 1e-6*s.bound[i] + 1e-6*math.Abs(s.want[i])
+		if d := math.Abs(float64(v) - s.want[i]); d > tol {
+			t.Fatalf("y[%d, %d] = %g, want %g (off by %g, more than %g)", i/s.ldy, i%s.ldy, v, s.want[i], d, tol)
 		}
 	}
 }
@@ -173,7 +196,7 @@ func TestKernelSameVectors(t *testing.T) {
 			}
 			for k, kn := range ks[1:] {
 				for i, want := range vecs[0] {
-					if msg, ok := closeVectors(kn.half && resident, vecs[k+1][i], want); !ok {
+					if msg, ok := closeVectors(kn.half && !kn.quant && resident, vecs[k+1][i], want); !ok {
 						t.Errorf("vector of %q by %v differs from gonum's: %s", texts[i], kn, msg)
 					}
 				}
@@ -184,8 +207,9 @@ func TestKernelSameVectors(t *testing.T) {
 
 // closeVectors tells whether got is want, the same text's vector by
 // another kernel or path, but for float rounding, and if not how far
-// it is. With float32 weights, the sums are taken in another order: 1e-5
-// in any value. With float16 weights, each rounded by up to 2^-11 of
+// it is. With float32 weights, or weights as stored (decoded to float32
+// as the kernels multiply), the sums are taken in another order: 1e-5 in
+// any value. With float16 weights, each rounded by up to 2^-11 of
 // itself: 1e-3 in any value and 5e-6 in 1-cosine, five and ten times the
 // most measured over 516 texts (the golden ones, 200 LoCoMo questions and
 // 300 turns), 2.1e-4 and 4.9e-7.
@@ -206,7 +230,7 @@ func closeVectors(half bool, got, want []float32) (string, bool) {
 
 // BenchmarkKernel multiplies n rows by the encoder's largest matrix
 // shape (512×1536), decoded as resident, with each kernel (float32 or
-// float16 panels).
+// float16 panels, or 4-bit as stored).
 func BenchmarkKernel(b *testing.B) {
 	const k, m = width, hidden
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -218,6 +242,10 @@ func BenchmarkKernel(b *testing.B) {
 		laid := make([]float32, k*m)
 		for l := range k {
 			kn.put(laid, k, m, l, w[l*m:(l+1)*m])
+		}
+		var q *quantMatrix
+		if kn.quant {
+			q, _ = quantOf(b, packfile.Q4, k, m, w)
 		}
 		halves := make([]uint16, k*m)
 		if kn.half {
@@ -234,9 +262,12 @@ func BenchmarkKernel(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("%v/%d", kn, n), func(b *testing.B) {
 				for b.Loop() {
-					if kn.half {
+					switch {
+					case kn.quant:
+						kn.mulAddQuant(x, n, k, q, m, y, m)
+					case kn.half:
 						kn.mulAddHalf(x, n, k, halves, m, y, m)
-					} else {
+					default:
 						kn.mulAdd(x, n, k, laid, m, kn.panels, y, m)
 					}
 				}

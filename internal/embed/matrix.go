@@ -22,16 +22,19 @@ const chunkCols = 128
 // columns just before multiplying by it, on every core, measured as fast
 // as multiplying by decoded float32 (a question, 100 turns, interleaved).
 //
-// A long-lived process that embeds many queries decodes the matrices once
-// instead (see [LoadResident]): then dense holds the matrix as float32,
-// laid out for kn (see [kernel.put]), or, where kn.half, half holds it as
-// float16 in panels (see gemm_half.go), and a multiply is one call to kn.
+// A long-lived process that embeds many queries lays the matrices out once
+// instead (see [LoadResident]): then, where kn.quant, quant holds the
+// matrix as stored in panels (see gemm_quant.go); where kn.half, half
+// holds it as float16 in panels (see gemm_half.go); otherwise dense holds
+// it as float32, laid out for kn (see [kernel.put]); and a multiply is
+// one call to kn.
 type matrix struct {
 	t     packfile.Tensor
-	scale []float32 // the column scales of a Q8Cols tensor
-	dense []float32 // the whole matrix decoded; nil when read as stored
-	half  []uint16  // the whole matrix decoded as float16; nil unless kn.half
-	kn    kernel    // what multiplies by m, in whose layout it is decoded
+	scale []float32    // the column scales of a Q8Cols tensor
+	dense []float32    // the whole matrix decoded; nil when read as stored
+	half  []uint16     // the whole matrix decoded as float16; nil unless kn.half
+	quant *quantMatrix // the whole matrix as stored; nil unless kn.quant
+	kn    kernel       // what multiplies by m, in whose layout it is decoded
 }
 
 func newMatrix(t packfile.Tensor, kn kernel) *matrix {
@@ -79,6 +82,10 @@ func newScratch(n int) []scratch {
 // chunkCols columns in turn, decodes one and multiplies by it.
 func (m *matrix) mulAdd(x []float32, n int, y []float32, workers []scratch) {
 	kn, in, out := m.kn, m.t.Rows, m.t.Cols
+	if m.quant != nil {
+		kn.mulAddQuant(x, n, in, m.quant, out, y, out)
+		return
+	}
 	if m.half != nil {
 		kn.mulAddHalf(x, n, in, m.half, out, y, out)
 		return

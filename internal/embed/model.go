@@ -51,14 +51,16 @@ func Load() (*Model, error) {
 }
 
 // LoadResident is [Load] for a long-lived process that embeds many
-// queries, such as the MCP server: on first use the model decodes its
-// matrices once, outside the heap, as float16 where the processor has
-// F16C (10 MB more resident memory) or as float32 (20 MB), in a few
-// milliseconds, and every embedding after that multiplies by them
-// directly instead of decoding chunks of them again. Its vectors are the
-// same as [Load]'s but for float rounding (and float16's: a cosine of
-// 0.9999995 at worst, see gemm_half.go). A hook, a
-// process that embeds one query, should [Load].
+// queries, such as the MCP server: on first use the model lays its
+// matrices out once, outside the heap, for its kernels, in a few
+// milliseconds: as stored where the processor has AVX-512 (3.3 MB more
+// resident memory, see gemm_quant.go), decoded to float16 where it has
+// F16C (9.8 MB) or to float32 (20 MB) elsewhere; and every embedding
+// after that multiplies by them directly instead of decoding chunks of
+// them again. Its vectors are the same as [Load]'s but for float rounding
+// (and float16's where the matrices are float16: a cosine of 0.9999995 at
+// worst, see gemm_half.go). A hook, a process that embeds one query,
+// should [Load].
 func LoadResident() (*Model, error) {
 	return load(packed, true, newKernel())
 }

@@ -22,15 +22,21 @@ func TestResidentGolden(t *testing.T) {
 }
 
 // TestResidentSameVectors checks that decoding the matrices once, as
-// float32 or as float16, gives the vectors of decoding them a chunk at a
-// time, but for float rounding (see [closeVectors]), for the golden
-// texts one by one and as one batch, and for a query cut short.
+// float32 or as float16, or keeping them as stored (see gemm_quant.go),
+// gives the vectors of decoding them a chunk at a time, but
+// for float rounding (see [closeVectors]), for the golden texts one by
+// one and as one batch, and for a query cut short.
 func TestResidentSameVectors(t *testing.T) {
 	ctx := context.Background()
 	stream := mustLoad(t)
 	f32, f16 := newKernel(), newKernel()
-	f32.half = false
+	f32.half, f32.quant, f16.quant = false, false, false
 	f16.panels, f16.half = true, true // Go's float16 panels where the assembly's do not run
+	kns := []kernel{f32, f16}
+	if quant := newKernel(); quant.quant || !asmKernels {
+		quant.panels, quant.quant = true, true
+		kns = append(kns, quant)
+	}
 	var texts []string
 	for _, c := range readGolden(t).Vectors {
 		texts = append(texts, c.Text)
@@ -63,7 +69,7 @@ func TestResidentSameVectors(t *testing.T) {
 			return out, nil
 		}},
 	}
-	for _, kn := range []kernel{f32, f16} {
+	for _, kn := range kns {
 		resident, err := load(packed, true, kn)
 		if err != nil {
 			t.Fatal(err)
@@ -79,7 +85,7 @@ func TestResidentSameVectors(t *testing.T) {
 					t.Fatal(err)
 				}
 				for i := range want {
-					if msg, ok := closeVectors(kn.half, got[i], want[i]); !ok {
+					if msg, ok := closeVectors(kn.half && !kn.quant, got[i], want[i]); !ok {
 						t.Errorf("resident vector of %q differs from the streaming one %s", texts[i], msg)
 					}
 				}

@@ -58,11 +58,12 @@ type weights struct {
 	arenas arenaPool // for the buffers of encodes of one text (see [arena])
 }
 
-// decodeMatrices decodes every matrix of w, laid out for its kernel
-// (see [kernel.put]), outside the heap (see [denseAlloc]): as float16 in
-// panels where the kernel has float16 panels (10 MB; see gemm_half.go),
-// as float32 otherwise (20 MB). Multiplying by one is then a single call
-// to the kernel (see [LoadResident]). The embedding table stays as
+// decodeMatrices lays every matrix of w out for its kernel, outside the
+// heap (see [denseAlloc]): as stored, in panels, where the kernel keeps
+// them so (3.3 MB; see gemm_quant.go); decoded to float16 in panels where
+// it has float16 panels (9.8 MB; see gemm_half.go); decoded to float32
+// otherwise (20 MB; see [kernel.put]). Multiplying by one is then a single
+// call to the kernel (see [LoadResident]). The embedding table stays as
 // stored: a query decodes only its own tokens' rows.
 func (w *weights) decodeMatrices() {
 	ms := []*matrix{w.poolW}
@@ -90,10 +91,15 @@ func (w *weights) decodeMatrices() {
 	}, free)
 }
 
-// decode decodes m whole into m.half or m.dense (see
+// decode lays m out whole into m.quant, m.half or m.dense (see
 // [weights.decodeMatrices]) and returns what frees it.
 func (m *matrix) decode() (free func()) {
 	rows, cols := m.t.Rows, m.t.Cols
+	if m.kn.quant {
+		if m.quant, free = newQuantMatrix(m.t, quantAlloc); m.quant != nil {
+			return free
+		}
+	}
 	row, line := make([]float32, hidden), make([]float32, cols)
 	if !m.kn.half {
 		m.dense, free = denseAlloc[float32](rows * cols)
@@ -111,6 +117,14 @@ func (m *matrix) decode() (free func()) {
 		layPanels(m.half, rows, cols, i, halves)
 	}
 	return free
+}
+
+// quantAlloc allocates a [quantMatrix]'s values and scales with
+// [denseAlloc].
+func quantAlloc(bytes, scales int) ([]byte, []float32, func()) {
+	p, freeP := denseAlloc[byte](bytes)
+	s, freeS := denseAlloc[float32](scales)
+	return p, s, func() { freeP(); freeS() }
 }
 
 // decodeWeights reads f's tensors, checking each one's shape, for

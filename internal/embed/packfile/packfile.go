@@ -128,6 +128,25 @@ var q4Levels = [16]float32{
 	0.0795803, 0.1609302, 0.2461123, 0.33791524, 0.44070983, 0.562617, 0.72295684, 1,
 }
 
+// Q4Levels returns the 16 levels a [Q4] value's nibble indexes (see
+// [Tensor.Q4Row]).
+func Q4Levels() [16]float32 { return q4Levels }
+
+// Q4Row returns row i of a [Q4] tensor as stored: its values, two to a
+// byte (the first in the low nibble), each the index of its level in
+// [Q4Levels]; and it stores in scales the scale of each of the row's
+// groups of [Q4Group] values. A value is its level times its group's
+// scale.
+func (t Tensor) Q4Row(i int, scales []float32) (values string) {
+	groups := q4Groups(t.Cols)
+	s := t.data[2*i*groups : 2*(i+1)*groups]
+	for g := range scales[:groups] {
+		scales[g] = bf16(s[2*g], s[2*g+1])
+	}
+	v := t.data[2*t.Rows*groups:]
+	return v[i*t.Cols/2 : (i+1)*t.Cols/2]
+}
+
 // q4Groups is how many scales a row of cols [Q4] values has.
 func q4Groups(cols int) int { return (cols + Q4Group - 1) / Q4Group }
 
@@ -210,6 +229,13 @@ func (t Tensor) Scales() []float32 {
 // [Tensor.Scales]: the fast path of [Tensor.Row].
 func (t Tensor) Q8Row(i int, scale, dst []float32) {
 	t.Q8Range(i, 0, t.Cols, scale, dst)
+}
+
+// Q8Values returns row i of a [Q8Cols] tensor as stored: an int8 a
+// value, which is that times its column's scale (see [Tensor.Scales]).
+func (t Tensor) Q8Values(i int) string {
+	n := t.Cols
+	return t.data[4*n+i*n : 4*n+(i+1)*n]
 }
 
 // Q8Range decodes columns j0 to j1 (excluded) of row i of a [Q8Cols]

@@ -2,6 +2,7 @@ package packfile
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -156,6 +157,20 @@ func TestQ4(t *testing.T) {
 			t.Errorf("row 1 column %d: Q4Range %v, Row %v, Matrix %v", 30+j, part[j], row[30+j], got[cols+30+j])
 		}
 	}
+	levels := Q4Levels()
+	for i := range rows { // as stored, each value its level times its scale
+		scales := make([]float32, q4Groups(cols))
+		values := f.Tensors["q"].Q4Row(i, scales)
+		if len(values) != cols/2 {
+			t.Fatalf("Q4Row(%d): %d bytes of values, want %d", i, len(values), cols/2)
+		}
+		for j := range cols {
+			lv := levels[values[j/2]>>(4*(j%2))&0xf] * scales[j/Q4Group]
+			if lv != got[i*cols+j] {
+				t.Errorf("row %d column %d: from Q4Row %v, Matrix %v", i, j, lv, got[i*cols+j])
+			}
+		}
+	}
 	if _, err := Encode("odd", Q4, 1, 3, []float32{1, 2, 3}); err == nil {
 		t.Errorf("Encode(Q4, 1×3) succeeded, want an error: 4-bit values need an even number of columns")
 	}
@@ -249,9 +264,18 @@ func TestQ8RangeEdges(t *testing.T) {
 	}
 	scale := tt.Scales()
 	for i := range rows {
+		values := tt.Q8Values(i)
+		if len(values) != cols {
+			t.Fatalf("Q8Values(%d): %d values, want %d", i, len(values), cols)
+		}
 		want := make([]float32, cols)
 		for j := range want {
-			want[j] = float32(int8(tt.data[4*cols+i*cols+j])) * scale[j]
+			want[j] = float32(int8(values[j])) * scale[j]
+		}
+		row := make([]float32, cols)
+		tt.Row(i, row)
+		if !slices.Equal(row, want) {
+			t.Fatalf("row %d: Row %v, from Q8Values %v", i, row, want)
 		}
 		for j0 := range cols {
 			for j1 := j0 + 1; j1 <= cols; j1++ {
