@@ -65,9 +65,15 @@ func TestStopReleasesJob(t *testing.T) {
 
 // TestLeaseRenewed: a job that runs longer than its lease keeps it (the
 // worker renews it), so no other worker takes it, and it is done once.
+// The queues run on the test's clock: a lease ends when the test moves
+// the clock past it, not when a loaded machine is late to renew it (with
+// a lease of 300 ms of real time, another worker took the job in a CI
+// run whose worker was not scheduled in time).
 func TestLeaseRenewed(t *testing.T) {
 	p := newProject(t)
 	ctx := context.Background()
+	c := &syncClock{t: time.Now()}
+	p.q.Now = c.now
 	id, _ := p.q.Enqueue(ctx, queue.Job{Session: "s1", Transcript: "/t/s1.jsonl", Event: "session-end"})
 	started, release := make(chan queue.Job, 1), make(chan struct{})
 	lease := 300 * time.Millisecond
@@ -80,8 +86,10 @@ func TestLeaseRenewed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
+	other.Now = c.now
 	for range 3 { // three leases long
-		time.Sleep(lease)
+		c.advance(lease) // the lease ends now unless the worker renews it
+		waitRenewed(t, p.q, id, c.now())
 		if j, ok, _ := other.Lease(ctx, lease); ok {
 			t.Fatalf("another worker leased job %d while its worker ran it", j.ID)
 		}
@@ -92,6 +100,28 @@ func TestLeaseRenewed(t *testing.T) {
 	}
 	if j, _ := p.q.Get(ctx, id); j.State != "done" || j.Attempts != 1 {
 		t.Errorf("job: state %s, attempts %d; want done, 1", j.State, j.Attempts)
+	}
+}
+
+// waitRenewed waits until job id's lease runs past now: its worker renewed
+// it. A minute without a renewal is a worker that does not renew.
+func waitRenewed(t *testing.T, q *queue.Queue, id int64, now time.Time) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		j, err := q.Get(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.State != "leased" {
+			t.Fatalf("job %d is %s, want leased by its worker", id, j.State)
+		}
+		if j.LeaseUntil.After(now) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %d's lease ends at %s, and its worker did not renew it past %s", id,
+				j.LeaseUntil.Format(time.RFC3339Nano), now.Format(time.RFC3339Nano))
+		}
 	}
 }
 
@@ -138,6 +168,24 @@ type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time          { return c.t }
 func (c *clock) advance(d time.Duration) { c.t = c.t.Add(d) }
+
+// syncClock is a clock that goroutines read while the test moves it.
+type syncClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *syncClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *syncClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
 
 // TestProbeDoesNotStopAStart: a hook or doctor asking whether a worker
 // runs holds the worker lock for an instant; a worker starting in that
